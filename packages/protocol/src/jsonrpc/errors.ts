@@ -1,0 +1,129 @@
+/**
+ * Two kinds of failure, kept apart on purpose:
+ * - `RequestError` is a JSON-RPC error object that travels on the wire (code, message, data).
+ * - `ConnectionError` is local: the connection or its transport failed, nothing was answered.
+ */
+
+/** JSON-RPC 2.0 and ACP error codes. */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  RequestCancelled: -32800,
+  AuthRequired: -32000,
+  ResourceNotFound: -32002,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** The `error` member of a JSON-RPC error response. */
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error that is (or was) a JSON-RPC error response. Throw it from a handler to answer with it as is. */
+export class RequestError extends Error {
+  override readonly name = "RequestError";
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+
+  toErrorObject(): ErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static fromErrorObject(error: ErrorObject): RequestError {
+    return new RequestError(error.code, error.message, error.data);
+  }
+
+  static parseError(data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.ParseError, "Parse error", data);
+  }
+  static invalidRequest(message = "Invalid request", data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.InvalidRequest, message, data);
+  }
+  static methodNotFound(method: string): RequestError {
+    return new RequestError(ErrorCodes.MethodNotFound, `Method not found: ${method}`, { method });
+  }
+  static invalidParams(message = "Invalid params", data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.InvalidParams, message, data);
+  }
+  static internalError(message = "Internal error", data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.InternalError, message, data);
+  }
+  static requestCancelled(data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.RequestCancelled, "Request cancelled", data);
+  }
+  static authRequired(message = "Authentication required", data?: unknown): RequestError {
+    return new RequestError(ErrorCodes.AuthRequired, message, data);
+  }
+  static sessionNotFound(sessionId: string): RequestError {
+    return new RequestError(ErrorCodes.ResourceNotFound, `Session not found: ${sessionId}`, { sessionId });
+  }
+  static unsupportedProtocolVersion(requested: number, supported: readonly number[]): RequestError {
+    return new RequestError(
+      ErrorCodes.UnsupportedProtocolVersion,
+      `Unsupported protocol version ${requested}; supported: ${supported.join(", ")}`,
+      { requested, supported: [...supported] },
+    );
+  }
+}
+
+/** Why a connection failed locally. */
+export const ConnectionErrorKinds = {
+  /** The connection or transport was closed (by either side, or the process exited). */
+  Closed: "closed",
+  /** A payload could not be written to the transport. */
+  WriteFailed: "write_failed",
+  /** The peer broke the protocol in a way the connection cannot recover from. */
+  ProtocolViolation: "protocol_violation",
+  /** An inbound frame or line exceeded the configured maximum size. */
+  PayloadTooLarge: "payload_too_large",
+  /** The transport could not be established (spawn failed, upgrade refused, ...). */
+  ConnectFailed: "connect_failed",
+  /** A local check refused to send an invalid or unadvertised message. */
+  InvalidOutgoing: "invalid_outgoing",
+} as const;
+export type ConnectionErrorKind = (typeof ConnectionErrorKinds)[keyof typeof ConnectionErrorKinds];
+
+/** Facts a transport knows about why it ended (process exit, HTTP status, ...). */
+export interface ConnectionErrorDetails {
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The last lines the agent process wrote to stderr, oldest first. */
+  stderrTail?: string[];
+  /** HTTP status of a refused WebSocket upgrade. */
+  httpStatus?: number;
+  /** WebSocket close code and reason. */
+  closeCode?: number;
+  closeReason?: string;
+  [key: string]: unknown;
+}
+
+/** A local failure of the connection or its transport. Never sent on the wire. */
+export class ConnectionError extends Error {
+  override readonly name = "ConnectionError";
+  readonly kind: ConnectionErrorKind;
+  readonly details: ConnectionErrorDetails;
+
+  constructor(kind: ConnectionErrorKind, message: string, options: { cause?: unknown; details?: ConnectionErrorDetails } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.details = options.details ?? {};
+  }
+
+  static closed(message = "Connection closed", details?: ConnectionErrorDetails, cause?: unknown): ConnectionError {
+    return new ConnectionError(ConnectionErrorKinds.Closed, message, { details, cause });
+  }
+}
