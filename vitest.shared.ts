@@ -3,7 +3,7 @@
 // so a change in @acp-kit/protocol is seen by the agent's tests without a rebuild.
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineConfig, type UserConfig } from "vitest/config";
+import { defineConfig, type TestUserConfig, type ViteUserConfig } from "vitest/config";
 
 const repoRoot = import.meta.dirname;
 
@@ -27,7 +27,7 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
   return aliases;
 }
 
-export function defineAcpKitVitestConfig(packageDir: string, overrides: UserConfig["test"] = {}): UserConfig {
+export function defineAcpKitVitestConfig(packageDir: string, overrides: TestUserConfig = {}): ViteUserConfig {
   return defineConfig({
     root: packageDir,
     resolve: { alias: sourceAliases() },

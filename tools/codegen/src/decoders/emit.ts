@@ -1,0 +1,104 @@
+// Emits packages/protocol/src/generated/decoders.ts: one decoder and one strict validator per
+// schema $def, and tables of both keyed by wire method. The code is written against the small
+// runtime in packages/protocol/src/decode/.
+import { methodsOf } from "../method-model.ts";
+import { typeNameOf } from "../names.ts";
+import type { AcpSchema } from "../schema-source.ts";
+import { DecoderCompiler } from "./compiler.ts";
+
+/** Runtime names the generated code may use; only those it does use are imported. */
+const RUNTIME_VALUES = [
+  "FAIL",
+  "fail",
+  "failAt",
+  "up",
+  "saveFailure",
+  "restoreFailure",
+  "deeperFailure",
+  "toResult",
+  "isObject",
+  "copyObject",
+  "setOwn",
+  "ownValue",
+  "isUri",
+  "isDateTime",
+  "isRegexSource",
+  "codePointLength",
+];
+const RUNTIME_TYPES = ["FailureSnapshot", "JsonRecord", "DecodeResult"];
+
+function defsOf(schema: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const defs = schema.$defs;
+  if (typeof defs !== "object" || defs === null) throw new Error("codegen: the schema has no $defs");
+  return defs as Record<string, Record<string, unknown>>;
+}
+
+function publicApi(def: string, fn: string): string {
+  const type = typeNameOf(def);
+  return [
+    `/** Decodes a \`${type}\` received from a peer, applying the schema's forward-compatibility rules. */`,
+    `export function decode${type}(value: unknown): DecodeResult<T.${type}> {`,
+    `  return toResult(${fn}(value, false));`,
+    "}",
+    `/** Validates a \`${type}\` strictly, as a strict peer would: no repair, no skipped items. */`,
+    `export function validate${type}(value: unknown): DecodeResult<T.${type}> {`,
+    `  return toResult(${fn}(value, true));`,
+    "}",
+  ].join("\n");
+}
+
+function methodTables(schema: AcpSchema): string {
+  const defByType = new Map(Object.keys(schema.$defs).map((def) => [typeNameOf(def), def]));
+  const entries = (prefix: "decode" | "validate"): string[] =>
+    methodsOf(schema).map((spec) => {
+      for (const type of [spec.params, spec.result]) {
+        if (type !== undefined && !defByType.has(type)) throw new Error(`codegen: method ${spec.method} names unknown type ${type}`);
+      }
+      const result = spec.result === undefined ? "" : `, result: ${prefix}${spec.result}`;
+      return `  ${JSON.stringify(spec.method)}: { params: ${prefix}${spec.params}${result} },`;
+    });
+  return [
+    "/** A method's decoders: `params` for every method, `result` for requests. */",
+    "export interface MethodDecoders {",
+    "  readonly params: (value: unknown) => DecodeResult<unknown>;",
+    "  readonly result?: (value: unknown) => DecodeResult<unknown>;",
+    "}",
+    "",
+    "/** Decoders for what a peer sends, keyed by wire method. */",
+    "export const decoders = {",
+    ...entries("decode"),
+    "} as const satisfies Readonly<Record<string, MethodDecoders>>;",
+    "",
+    "/** Strict validators (for what we send), keyed by wire method. */",
+    "export const validators = {",
+    ...entries("validate"),
+    "} as const satisfies Readonly<Record<string, MethodDecoders>>;",
+    "",
+    "/** Wire methods with decoders. */",
+    "export type DecodedMethod = keyof typeof decoders;",
+  ].join("\n");
+}
+
+export function emitDecoders(schema: Record<string, unknown>): string {
+  const defs = defsOf(schema);
+  const compiler = new DecoderCompiler(defs);
+  const api: string[] = [];
+  for (const def of Object.keys(defs)) api.push(publicApi(def, compiler.defFunction(def)));
+  const internals = compiler.code;
+  const tables = methodTables(schema as unknown as AcpSchema);
+  const body = `${internals}\n\n${api.join("\n\n")}\n\n${tables}\n`;
+  const used = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(body);
+  const values = RUNTIME_VALUES.filter(used);
+  const types = RUNTIME_TYPES.filter(used);
+  return [
+    "/* eslint-disable */",
+    "// Internal functions take (value, strict) and return the decoded value or FAIL; see",
+    "// src/decode/failure.ts for how the failure path and message are kept.",
+    'import type * as T from "./types.js";',
+    `import { ${values.join(", ")} } from "../decode/index.js";`,
+    `import type { ${types.join(", ")} } from "../decode/index.js";`,
+    'export type { DecodeError, DecodeResult } from "../decode/index.js";',
+    "",
+    body,
+  ].join("\n");
+}
