@@ -1,1 +1,25 @@
-export {};
+// @acp-kit/transport-ws: the browser-safe entry (no Node imports). The Node server and the
+// Node client (with cookies) are in "@acp-kit/transport-ws/node".
+
+export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
+export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
+export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
+export { type CloseCode, CloseCodes } from "./close-codes.js";
+export type { Logger } from "./logger.js";
+export { type BackoffOptions, backoffDelay } from "./reconnect/backoff.js";
+export {
+  type ConnectedInfo,
+  createReconnectingConnection,
+  type DisconnectedInfo,
+  isRetryableConnectError,
+  type ReconnectingConnection,
+  type ReconnectingConnectionOptions,
+  type ReconnectingState,
+} from "./reconnect/reconnecting-connection.js";
+export {
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_PAYLOAD,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "./websocket-transport.js";

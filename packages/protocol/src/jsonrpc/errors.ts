@@ -127,3 +127,23 @@ export class ConnectionError extends Error {
     return new ConnectionError(ConnectionErrorKinds.Closed, message, { details, cause });
   }
 }
+
+/**
+ * The local outcome of a request whose caller aborted it (`signal` fired): the promise rejects
+ * at once with this error while `$/cancel_request` tells the peer. Named `AbortError` like the
+ * DOM's, so code that checks `error.name === "AbortError"` treats it as any other abort.
+ */
+export class RequestAbortedError extends Error {
+  override readonly name = "AbortError";
+  /** The signal's `reason`. */
+  readonly reason: unknown;
+  readonly method: string;
+  readonly requestId: string | number | undefined;
+
+  constructor(method: string, requestId: string | number | undefined, reason: unknown) {
+    super(`Request ${method} was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
+    this.reason = reason;
+    this.method = method;
+    this.requestId = requestId;
+  }
+}

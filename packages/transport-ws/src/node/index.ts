@@ -1,1 +1,48 @@
-export {};
+// @acp-kit/transport-ws/node: the WebSocket server and the Node client (ws + a cookie jar),
+// plus everything transport-level from the browser-safe entry.
+
+export {
+  type BackoffOptions,
+  backoffDelay,
+  type CloseCode,
+  CloseCodes,
+  type ConnectedInfo,
+  createReconnectingConnection,
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_PAYLOAD,
+  type DisconnectedInfo,
+  isRetryableConnectError,
+  type Logger,
+  type ReconnectingConnection,
+  type ReconnectingConnectionOptions,
+  type ReconnectingState,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "../index.js";
+export {
+  type AuthAccepted,
+  type Authenticate,
+  type AuthenticateResult,
+  type AuthRefused,
+  type BearerTokenOptions,
+  bearerToken,
+} from "./authenticate.js";
+export { connectWebSocket, type NodeConnectWebSocketOptions } from "./connect-websocket.js";
+export { AcpCookieJar } from "./cookie-jar.js";
+export type { OriginPolicy } from "./origin.js";
+export {
+  ACP_CONNECTION_ID_HEADER,
+  type AcpConnectionInfo,
+  type AcpWebSocketServer,
+  type AcpWebSocketServerOptions,
+  createAcpWebSocketServer,
+  DEFAULT_MAX_CONNECTIONS,
+} from "./server.js";
+export {
+  DEFAULT_KEEPALIVE_INTERVAL_MS,
+  DEFAULT_KEEPALIVE_TIMEOUT_MS,
+  type KeepaliveOptions,
+  NodeWebSocketTransport,
+  type NodeWebSocketTransportOptions,
+} from "./ws-transport.js";

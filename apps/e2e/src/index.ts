@@ -1,0 +1,6 @@
+// @acp-kit/e2e: helpers for the end-to-end suites (real processes, real sockets).
+export * from "./paths.js";
+export * from "./processes.js";
+export * from "./agents.js";
+export * from "./normalize.js";
+export * from "./interop-matrix.js";

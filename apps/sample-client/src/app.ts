@@ -1,0 +1,270 @@
+/**
+ * The client application: connects to an agent (spawned over stdio or over WebSocket), opens a
+ * session, and runs one prompt (`--prompt`) or a REPL, rendering the live session store.
+ */
+import type { Writable } from "node:stream";
+import type { ReadStream } from "node:tty";
+import { createInterface } from "node:readline";
+import { connectToAgent, type AcpClient, type ClientSession, type Turn } from "@acp-kit/client";
+import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
+import { spawnAgent, type SpawnedAgent } from "@acp-kit/transport-stdio";
+import { connectWebSocket } from "@acp-kit/transport-ws/node";
+import type { ClientCliOptions } from "./cli-args.js";
+import { Keyboard } from "./keyboard.js";
+import { LiveView } from "./live-view.js";
+import { automaticChoice, selected } from "./permission-policy.js";
+import { SessionRenderer } from "./session-renderer.js";
+import { COLOR, PLAIN } from "./style.js";
+import { tapTransport } from "./wire-tap.js";
+
+export interface ClientIo {
+  stdin: NodeJS.ReadableStream & Partial<Pick<ReadStream, "isTTY" | "setRawMode">>;
+  stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
+  stderr: Writable & { isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export const CLIENT_INFO = { name: "acp-sample-client", title: "ACP Sample Client", version: "0.1.0" };
+
+/** Exit status for a turn's stop reason (see the usage text). */
+export function exitCodeFor(stopReason: string | undefined): number {
+  if (stopReason === "end_turn") return 0;
+  if (stopReason === "cancelled") return 130;
+  if (stopReason === "error") return 1;
+  return 3;
+}
+
+export async function runClient(options: ClientCliOptions, io: ClientIo): Promise<number> {
+  const ui = options.json ? io.stderr : io.stdout;
+  const tty = ui.isTTY === true;
+  const color = options.color ?? (tty && io.env.NO_COLOR === undefined);
+  const style = color ? COLOR : PLAIN;
+  const view = new LiveView(ui, { live: tty, columns: () => io.stdout.columns ?? 80, rows: () => io.stdout.rows ?? 24 });
+  const diag = (text: string) => view.printElsewhere(io.stderr, `${text}\n`, !options.json && io.stderr.isTTY === true);
+  const logger: Logger = {
+    ...(options.verbose ? { debug: (m: string) => diag(style.dim(`[client] ${m}`)), info: (m: string) => diag(style.dim(`[client] ${m}`)) } : {}),
+    warn: (m: string, data?: unknown) => diag(style.yellow(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
+    error: (m: string, data?: unknown) => diag(style.red(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
+  };
+
+  // ---- transport ----
+  let spawned: SpawnedAgent | undefined;
+  let transport: Transport;
+  try {
+    if (options.agentCommand) {
+      spawned = spawnAgent(options.agentCommand.command, options.agentCommand.args, {
+        stderr: (line) => diag(style.dim(`agent │ ${line}`)),
+        logger,
+      });
+      transport = spawned.transport;
+    } else {
+      const headers: Record<string, string> = options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
+      transport = await connectWebSocket(options.wsUrl as string, { headers, logger });
+    }
+  } catch (error) {
+    diag(style.red(`Could not reach the agent: ${(error as Error).message}`));
+    return 1;
+  }
+  if (options.json) transport = tapTransport(transport, (line) => io.stdout.write(`${line}\n`));
+
+  // ---- input ----
+  const keyboardTty = io.stdin.isTTY === true && typeof io.stdin.setRawMode === "function" && !options.json;
+  let renderer: SessionRenderer | undefined;
+  let onLine: (text: string) => void = () => {};
+  let onInterrupt: () => void = () => {};
+  let onEnd: () => void = () => {};
+  let keyboard: Keyboard | undefined;
+  const signalInterrupt = () => onInterrupt();
+  // SIGTERM: leave cleanly (the agent is shut down) with the conventional status.
+  const signalTerminate = () => void shutdown().finally(() => process.exit(143));
+  process.on("SIGINT", signalInterrupt);
+  process.on("SIGTERM", signalTerminate);
+
+  const askPermission = async (request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> => {
+    if (options.permissions !== "ask" || !keyboard) {
+      const policy = options.permissions === "ask" ? "reject" : options.permissions;
+      if (options.permissions === "ask") diag(style.yellow("No terminal to ask on: rejecting the permission request (use --yes or --no)."));
+      const choice = automaticChoice(request.options, policy);
+      renderer?.notePermission(request, choice, true);
+      return selected(choice);
+    }
+    renderer?.showPermission(request);
+    const index = await keyboard.choose(request.options.length, signal);
+    const choice = index === undefined ? undefined : request.options[index];
+    renderer?.showPermission(undefined);
+    renderer?.notePermission(request, choice, false);
+    return selected(choice);
+  };
+
+  let client: AcpClient | undefined;
+  const shutdown = async () => {
+    process.off("SIGINT", signalInterrupt);
+    process.off("SIGTERM", signalTerminate);
+    renderer?.stop();
+    keyboard?.close();
+    view.clearLive();
+    await client?.close().catch(() => {});
+    if (spawned) await spawned.shutdown();
+    else await transport.close().catch(() => {});
+  };
+
+  try {
+    client = await connectToAgent(transport, {
+      info: CLIENT_INFO,
+      logger,
+      handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
+    });
+    const agentName = client.agentInfo.title ?? client.agentInfo.name;
+    const session: ClientSession = await client.newSession({ cwd: options.cwd ?? io.cwd });
+    for (const { configId, value } of options.config) await setConfig(session, configId, value);
+    renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
+    renderer.printHeader(`${agentName} ${client.agentInfo.version} · session ${session.sessionId}`);
+
+    if (keyboardTty) {
+      keyboard = new Keyboard(io.stdin as ReadStream, {
+        line: (text) => onLine(text),
+        interrupt: () => onInterrupt(),
+        endOfInput: () => onEnd(),
+        changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
+      });
+    }
+
+    if (options.prompt !== undefined) {
+      const result = await runTurn(session, options.prompt, renderer, (handler) => (onInterrupt = handler));
+      await shutdown();
+      return result.forced ? 130 : exitCodeFor(result.stopReason);
+    }
+    return await repl(session, renderer, keyboard, io, {
+      setLine: (f) => (onLine = f),
+      setInterrupt: (f) => (onInterrupt = f),
+      setEnd: (f) => (onEnd = f),
+      shutdown,
+      diag,
+      style,
+    });
+  } catch (error) {
+    renderer?.flush();
+    diag(style.red(`${(error as Error).message ?? String(error)}`));
+    const tail = spawned?.stderrTail() ?? [];
+    if (tail.length > 0 && options.verbose) diag(style.dim(tail.join("\n")));
+    await shutdown();
+    return 1;
+  }
+}
+
+/** Sets a config option from its text form: `true`/`false` for boolean options, an id otherwise. */
+async function setConfig(session: ClientSession, configId: string, value: string): Promise<void> {
+  const option = session.store.getSnapshot().configOptions.find((o) => o.configId === configId);
+  if (option === undefined) throw new Error(`The agent has no config option "${configId}"`);
+  if (option.type === "boolean") {
+    if (value !== "true" && value !== "false") throw new Error(`Config option "${configId}" is a boolean: use true or false`);
+    await session.setConfigOption(configId, value === "true");
+  } else await session.setConfigOption(configId, value);
+}
+
+/**
+ * Runs one prompt to its idle. The first interrupt cancels it; a second one (while the
+ * cancellation is under way) stops waiting: `forced` is then true.
+ */
+async function runTurn(
+  session: ClientSession,
+  text: string,
+  renderer: SessionRenderer,
+  setInterrupt: (handler: () => void) => void,
+): Promise<{ stopReason: string | undefined; forced: boolean }> {
+  const turn: Turn = session.prompt(text);
+  renderer.startTurn();
+  let cancelling = false;
+  let force!: () => void;
+  const forced = new Promise<"forced">((resolve) => (force = () => resolve("forced")));
+  setInterrupt(() => {
+    if (cancelling) return force();
+    cancelling = true;
+    renderer.note("Cancelling… (ctrl-c again to quit)");
+    void turn.cancel().catch(() => {});
+  });
+  try {
+    const result = await Promise.race([turn.done, forced]);
+    if (result === "forced") return { stopReason: "cancelled", forced: true };
+    renderer.endTurn();
+    return { stopReason: result.stopReason, forced: false };
+  } finally {
+    setInterrupt(() => {});
+  }
+}
+
+interface ReplHooks {
+  setLine(handler: (text: string) => void): void;
+  setInterrupt(handler: () => void): void;
+  setEnd(handler: () => void): void;
+  shutdown(): Promise<void>;
+  diag(text: string): void;
+  style: typeof COLOR;
+}
+
+/** Reads prompts (keyboard on a terminal, lines otherwise) and runs them one after the other. */
+async function repl(session: ClientSession, renderer: SessionRenderer, keyboard: Keyboard | undefined, io: ClientIo, hooks: ReplHooks): Promise<number> {
+  const queue: string[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const push = (text: string) => {
+    queue.push(text);
+    wake?.();
+  };
+  const end = () => {
+    ended = true;
+    wake?.();
+  };
+  let lines: ReturnType<typeof createInterface> | undefined;
+  if (keyboard) {
+    hooks.setLine(push);
+    hooks.setEnd(end);
+  } else {
+    lines = createInterface({ input: io.stdin, terminal: false });
+    lines.on("line", push);
+    lines.on("close", end);
+    hooks.setEnd(end);
+  }
+  renderer.printHelp(session.store.getSnapshot());
+
+  let lastInterrupt = 0;
+  const idleInterrupt = () => {
+    const now = Date.now();
+    if (now - lastInterrupt < 2000) return end();
+    lastInterrupt = now;
+    renderer.note("Press ctrl-c again to exit (or ctrl-d).");
+  };
+  let code = 0;
+  try {
+    while (true) {
+      hooks.setInterrupt(idleInterrupt);
+      renderer.setPrompting(true);
+      while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      const text = queue.shift();
+      if (text === undefined) break;
+      const trimmed = text.trim();
+      if (trimmed.length === 0) continue;
+      if (trimmed === ":quit" || trimmed === ":q") break;
+      if (trimmed.startsWith(":config ")) {
+        const [configId, value] = trimmed.slice(8).trim().split("=");
+        try {
+          await setConfig(session, configId ?? "", value ?? "");
+        } catch (error) {
+          renderer.note((error as Error).message);
+        }
+        continue;
+      }
+      renderer.setPrompting(false);
+      const result = await runTurn(session, trimmed, renderer, hooks.setInterrupt);
+      // A second ctrl-c during a cancellation quits without waiting for the idle.
+      if (result.forced) return 130;
+      code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+    }
+  } finally {
+    lines?.close();
+    await hooks.shutdown();
+  }
+  return code;
+}

@@ -1,0 +1,415 @@
+/**
+ * One connection served by an agent: `initialize` and its ordering rules, the auth gate,
+ * capability gates, dispatch of every agent method to the live sessions, and clean-up when the
+ * connection ends. Params arrive decoded by the typed connection; what we send is validated here.
+ */
+import {
+  createAgentSideConnection,
+  decoders,
+  negotiateVersion,
+  RequestError,
+  type AcpConnection,
+  type AgentCapabilities,
+  type ClientCapabilities,
+  type CloseSessionResponse,
+  type ListSessionsResponse,
+  type NewSessionResponse,
+  type ResumeSessionResponse,
+  type SetSessionConfigOptionResponse,
+  type InitializeRequest,
+  type Logger,
+  type McpServer,
+  type SessionUpdate,
+  type Transport,
+} from "@acp-kit/protocol";
+import type { AgentDefinition } from "./agent-definition.js";
+import { withConfigValue } from "./config-options.js";
+import { InvalidOutgoingMessageError } from "./errors.js";
+import type { IdGenerator } from "./ids.js";
+import { strictOutgoingCheck } from "./outgoing-check.js";
+import type { Peer } from "./peer.js";
+import { assertPromptSupported } from "./prompt-content.js";
+import { SessionRuntime, type SessionServices } from "./session-runtime.js";
+import type { AgentSession, ClientContext } from "./session-types.js";
+import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
+import { UpdateSender } from "./update-sender.js";
+
+/** Settings resolved once by `defineAgent`. */
+export interface ResolvedAgent {
+  readonly definition: AgentDefinition;
+  readonly capabilities: AgentCapabilities;
+  readonly store: SessionStore;
+  readonly logger: Logger;
+  readonly ids: IdGenerator;
+  readonly validateOutgoing: boolean;
+  readonly cancelGracePeriodMs: number;
+  readonly listPageSize: number;
+}
+
+/** What `agent.serve(transport)` returns. */
+export interface AgentConnectionHandle {
+  /** Settles once the connection ended (with the local reason when it failed). */
+  readonly closed: Promise<Error | undefined>;
+  /** Ends the connection: running turns are aborted (no idle can be sent any more). */
+  close(): Promise<void>;
+  /** The client, once `initialize` succeeded. */
+  readonly client: ClientContext | undefined;
+  /** Sessions live on this connection. */
+  readonly sessions: ReadonlyMap<string, AgentSession>;
+}
+
+const SUPPORTED_VERSIONS = [2];
+
+function has(marker: unknown): boolean {
+  return marker !== undefined && marker !== null;
+}
+
+export class AgentConnection implements AgentConnectionHandle {
+  readonly #agent: ResolvedAgent;
+  readonly #conn: AcpConnection<"agent">;
+  readonly #peer: Peer;
+  readonly #sender: UpdateSender;
+  readonly #sessions = new Map<string, SessionRuntime>();
+  #client: ClientContext | undefined;
+  /** A request other than initialize was received: initialize may no longer be repeated. */
+  #sawOtherRequest = false;
+  #authenticated: boolean;
+  readonly closed: Promise<Error | undefined>;
+
+  constructor(agent: ResolvedAgent, transport: Transport) {
+    this.#agent = agent;
+    // Validation is done here, synchronously, so builders can throw before anything is sent.
+    this.#conn = createAgentSideConnection(transport, { logger: agent.logger, validateOutgoing: false });
+    this.#peer = {
+      request: (method, params, options) => this.#conn.connection.request(method, params, options),
+      notify: (method, params) => this.#conn.connection.notify(method, params),
+    };
+    this.#sender = new UpdateSender(this.#peer, agent.store, agent.validateOutgoing ? strictOutgoingCheck : undefined, agent.logger);
+    this.#authenticated = (agent.definition.authMethods?.length ?? 0) === 0;
+    this.#register();
+    this.closed = this.#conn.closed.then((error) => {
+      for (const session of this.#sessions.values()) session.dispose();
+      this.#sessions.clear();
+      return error;
+    });
+    this.#conn.listen();
+  }
+
+  get client(): ClientContext | undefined {
+    return this.#client;
+  }
+
+  get sessions(): ReadonlyMap<string, AgentSession> {
+    return this.#sessions;
+  }
+
+  close(): Promise<void> {
+    return this.#conn.close();
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  #register(): void {
+    const conn = this.#conn;
+    const def = this.#agent.definition;
+    conn.connection.onRequest("initialize", (params) => this.#initialize(params));
+    conn.onRequest("auth/login", (p) => this.#handle("auth/login", async () => {
+      this.#requireAuthMethods("auth/login");
+      const method = def.authMethods?.find((m) => m.methodId === p.methodId);
+      if (method === undefined) throw RequestError.invalidParams(`Unknown auth method "${p.methodId}"`, { methodId: p.methodId });
+      if ((method as { type: string }).type !== "agent") {
+        throw RequestError.invalidParams(`Auth method "${p.methodId}" is not an agent-type method and cannot be used with auth/login`, { methodId: p.methodId });
+      }
+      await def.login!(p.methodId, this.#client!);
+      this.#authenticated = true;
+      return {};
+    }));
+    conn.onRequest("auth/logout", () => this.#handle("auth/logout", async () => {
+      this.#requireAuthMethods("auth/logout");
+      await def.logout?.(this.#client!);
+      this.#authenticated = false;
+      return {};
+    }));
+    conn.onRequest("session/new", (p) => this.#handle("session/new", () => this.#newSession(p)));
+    conn.onRequest("session/list", (p) => this.#handle("session/list", () => this.#listSessions(p)));
+    conn.onRequest("session/resume", (p) => this.#handle("session/resume", () => this.#resumeSession(p)));
+    conn.onRequest("session/close", (p) => this.#handle("session/close", () => this.#closeSession(p.sessionId)));
+    conn.onRequest("session/delete", (p) => this.#handle("session/delete", () => this.#deleteSession(p.sessionId)));
+    conn.onRequest("session/prompt", (p) => this.#handle("session/prompt", () => {
+      const session = this.#live(p.sessionId);
+      assertPromptSupported(p.prompt, this.#agent.capabilities);
+      return session.prompt(p.prompt);
+    }));
+    conn.onRequest("session/set_config_option", (p) => this.#handle("session/set_config_option", () => this.#setConfigOption(p)));
+    conn.onRequest("tool_call/cancel", (p) => this.#handle("tool_call/cancel", async () => {
+      const call = this.#live(p.sessionId).findToolCall(p.toolCallId);
+      const onCancel = call?.cancelHandler;
+      if (call === undefined || onCancel === undefined) {
+        throw RequestError.invalidParams(`Tool call "${p.toolCallId}" is unknown, final, or not cancellable`, { toolCallId: p.toolCallId });
+      }
+      await onCancel();
+      return {};
+    }));
+    conn.onRequest("terminal/cancel", (p) => this.#handle("terminal/cancel", async () => {
+      const terminal = this.#live(p.sessionId).findTerminal(p.terminalId);
+      const onCancel = terminal?.cancelHandler;
+      if (terminal === undefined || onCancel === undefined) {
+        throw RequestError.invalidParams(`Terminal "${p.terminalId}" is unknown, exited, or not cancellable`, { terminalId: p.terminalId });
+      }
+      await onCancel();
+      return {};
+    }));
+    conn.onNotification("session/cancel", (p) => {
+      // Notifications before initialize are dropped; cancelling an unknown session is a no-op.
+      if (this.#client === undefined) return;
+      void this.#sessions.get(p.sessionId)?.cancel();
+    });
+    for (const [method, handler] of Object.entries(def.extMethods ?? {})) {
+      conn.onExtRequest(method as `_${string}`, (params) => this.#handle(method, () => handler(params, this.#client!)));
+    }
+    for (const [method, handler] of Object.entries(def.extNotifications ?? {})) {
+      conn.onExtNotification(method as `_${string}`, (params) => {
+        if (this.#client === undefined) return;
+        return Promise.resolve()
+          .then(() => handler(params, this.#client!))
+          .catch((error: unknown) => this.#agent.logger.error?.(`Handler for ${method} failed`, error));
+      });
+    }
+  }
+
+  /**
+   * Common path of every request but initialize: ordering and auth gates, then the handler;
+   * the result is validated; errors that are not `RequestError` become -32603 (logged, no details).
+   */
+  async #handle<T>(method: string, run: () => T | Promise<T>): Promise<T> {
+    if (this.#client === undefined) throw RequestError.invalidRequest(`Invalid request: ${method} before initialize`);
+    this.#sawOtherRequest = true;
+    const sessionScoped = method.startsWith("session/") || method === "tool_call/cancel" || method === "terminal/cancel";
+    if (sessionScoped && !has(this.#agent.capabilities.session)) throw RequestError.methodNotFound(method);
+    if (method === "session/delete" && !has((this.#agent.capabilities.session as { delete?: unknown }).delete)) {
+      throw RequestError.methodNotFound(method);
+    }
+    // session/close stays available so a client can always release what it holds.
+    if (sessionScoped && method !== "session/close" && !this.#authenticated) {
+      throw RequestError.authRequired(`Authentication required: call auth/login before ${method}`);
+    }
+    try {
+      const result = await run();
+      this.#check(method, "result", result);
+      return result;
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      this.#agent.logger.error?.(`Handler for ${method} failed`, error);
+      throw RequestError.internalError();
+    }
+  }
+
+  #check(method: string, part: "params" | "result", value: unknown): void {
+    if (!this.#agent.validateOutgoing) return;
+    try {
+      strictOutgoingCheck(method, part, value);
+    } catch (error) {
+      if (error instanceof InvalidOutgoingMessageError) this.#agent.logger.error?.(error.message, { path: error.path });
+      throw error;
+    }
+  }
+
+  #requireAuthMethods(method: string): void {
+    if ((this.#agent.definition.authMethods?.length ?? 0) === 0) throw RequestError.methodNotFound(method);
+  }
+
+  #live(sessionId: string): SessionRuntime {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  #services(): SessionServices {
+    return {
+      peer: this.#peer,
+      sender: this.#sender,
+      store: this.#agent.store,
+      ids: this.#agent.ids,
+      logger: this.#agent.logger,
+      client: this.#client!,
+      cancelGracePeriodMs: this.#agent.cancelGracePeriodMs,
+      promptHandler: this.#agent.definition.prompt,
+    };
+  }
+
+  // ---------------------------------------------------------------- initialize
+
+  async #initialize(raw: unknown): Promise<unknown> {
+    if (this.#sawOtherRequest) throw RequestError.invalidRequest("Invalid request: initialize may only be repeated before any other request");
+    const requested = (raw as { protocolVersion?: unknown } | null | undefined)?.protocolVersion;
+    if (typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
+      throw RequestError.invalidParams("Invalid params for initialize: /protocolVersion: expected an integer version", { path: "/protocolVersion" });
+    }
+    const version = negotiateVersion(requested);
+    const decoded = decodeInitialize(raw);
+    let params: InitializeRequest;
+    if (decoded.ok) params = decoded.value;
+    else if (requested > Math.max(...SUPPORTED_VERSIONS)) {
+      // A newer client may send fields we cannot read; answer with our version anyway.
+      params = { protocolVersion: requested, info: undefined as never, capabilities: {} } as InitializeRequest;
+    } else {
+      throw RequestError.invalidParams(`Invalid params for initialize: ${decoded.error.path || "/"}: ${decoded.error.message}`, { path: decoded.error.path });
+    }
+    const client: ClientContext = {
+      protocolVersion: version,
+      info: params.info,
+      capabilities: (params.capabilities ?? {}) as ClientCapabilities,
+    };
+    try {
+      await this.#agent.definition.initialize?.(params, client);
+    } catch (error) {
+      if (error instanceof RequestError) throw error;
+      this.#agent.logger.error?.("initialize handler failed", error);
+      throw RequestError.internalError();
+    }
+    this.#client = client;
+    const result: Record<string, unknown> = { protocolVersion: version, info: this.#agent.definition.info, capabilities: this.#agent.capabilities };
+    const authMethods = this.#agent.definition.authMethods;
+    if (authMethods !== undefined && authMethods.length > 0) result.authMethods = authMethods;
+    this.#check("initialize", "result", result);
+    return result;
+  }
+
+  // ---------------------------------------------------------------- sessions
+
+  #checkEnvironment(params: { additionalDirectories?: string[]; mcpServers?: McpServer[] }): void {
+    const session = this.#agent.capabilities.session as Record<string, unknown>;
+    if ((params.additionalDirectories?.length ?? 0) > 0 && !has(session.additionalDirectories)) {
+      throw RequestError.invalidParams("This agent does not support additionalDirectories (capabilities.session.additionalDirectories not advertised)", { path: "/additionalDirectories" });
+    }
+    const mcp = (session.mcp ?? {}) as Record<string, unknown>;
+    (params.mcpServers ?? []).forEach((server, index) => {
+      const type = (server as { type?: unknown }).type;
+      const supported = (type === "stdio" || type === "http") && has(mcp[type]);
+      if (!supported) {
+        throw RequestError.invalidParams(`Unsupported MCP server transport ${JSON.stringify(type)}`, { path: `/mcpServers/${index}/type` });
+      }
+    });
+  }
+
+  async #newSession(params: { cwd: string; additionalDirectories?: string[]; mcpServers?: McpServer[] }): Promise<NewSessionResponse> {
+    this.#checkEnvironment(params);
+    const def = this.#agent.definition;
+    const record: SessionRecord = {
+      sessionId: this.#agent.ids("session"),
+      cwd: params.cwd,
+      additionalDirectories: [...(params.additionalDirectories ?? [])],
+      configOptions: structuredClone(def.configOptions ?? []),
+      availableCommands: structuredClone(def.availableCommands ?? []),
+      updatedAt: new Date().toISOString(),
+      data: {},
+    };
+    const session = new SessionRuntime(record, params.mcpServers ?? [], this.#services());
+    const setup = (await def.newSession?.(session, params as never)) ?? {};
+    if (setup.configOptions !== undefined) session.applyConfigOptionsSilently(setup.configOptions);
+    if (setup.availableCommands !== undefined) session.applyAvailableCommandsSilently(setup.availableCommands);
+    record.configOptions = [...session.configOptions];
+    record.availableCommands = [...session.availableCommands];
+    if (setup.title !== undefined) record.title = setup.title;
+    if (setup.data !== undefined) Object.assign(session.data, setup.data);
+    record.data = session.data;
+    await this.#agent.store.create(record);
+    this.#sessions.set(record.sessionId, session);
+    const result: Record<string, unknown> = { sessionId: record.sessionId };
+    if (record.configOptions.length > 0) result.configOptions = record.configOptions;
+    if (record.availableCommands.length > 0) result.availableCommands = record.availableCommands;
+    return result as unknown as NewSessionResponse;
+  }
+
+  async #listSessions(params: { cwd?: string | null; cursor?: string | null }): Promise<ListSessionsResponse> {
+    try {
+      const query: { cwd?: string; cursor?: string; limit: number } = { limit: this.#agent.listPageSize };
+      if (params.cwd != null) query.cwd = params.cwd;
+      if (params.cursor != null) query.cursor = params.cursor;
+      const page = await this.#agent.store.list(query);
+      return page.nextCursor === undefined ? { sessions: page.sessions } : { sessions: page.sessions, nextCursor: page.nextCursor };
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw RequestError.invalidParams(error.message, { path: "/cursor" });
+      throw error;
+    }
+  }
+
+  async #resumeSession(params: {
+    sessionId: string;
+    cwd: string;
+    additionalDirectories?: string[];
+    mcpServers?: McpServer[];
+    replayFrom?: { type: string } | null;
+  }): Promise<ResumeSessionResponse> {
+    // Everything that can be refused is checked before anything is sent.
+    const replay = params.replayFrom ?? null;
+    if (replay !== null && replay.type !== "start") {
+      throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replay.type)}`, { path: "/replayFrom" });
+    }
+    const record = await this.#agent.store.get(params.sessionId);
+    if (record === undefined) throw RequestError.sessionNotFound(params.sessionId);
+    if (params.cwd !== record.cwd) {
+      throw RequestError.invalidParams(`Session ${params.sessionId} belongs to ${record.cwd}, not ${params.cwd}`, { path: "/cwd" });
+    }
+    this.#checkEnvironment(params);
+    const additionalDirectories = [...(params.additionalDirectories ?? [])];
+    let session = this.#sessions.get(params.sessionId);
+    if (session === undefined) {
+      session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
+    } else {
+      session.additionalDirectories = additionalDirectories;
+      session.mcpServers = [...(params.mcpServers ?? [])];
+    }
+    await this.#agent.definition.resumeSession?.(session, params as never);
+    await this.#agent.store.update(params.sessionId, { additionalDirectories });
+    this.#sessions.set(params.sessionId, session);
+    if (replay !== null) {
+      const history = await this.#agent.store.history(params.sessionId);
+      for (const update of history) session.replay(update as SessionUpdate);
+    }
+    session.replay(session.snapshot());
+    const result: Record<string, unknown> = {};
+    if (session.configOptions.length > 0) result.configOptions = [...session.configOptions];
+    if (session.availableCommands.length > 0) result.availableCommands = [...session.availableCommands];
+    return result as ResumeSessionResponse;
+  }
+
+  async #closeSession(sessionId: string): Promise<CloseSessionResponse> {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) return {};
+    await session.close();
+    this.#sessions.delete(sessionId);
+    try {
+      await this.#agent.definition.closeSession?.(session);
+    } catch (error) {
+      this.#agent.logger.error?.("closeSession handler failed", error);
+    }
+    return {};
+  }
+
+  async #deleteSession(sessionId: string): Promise<CloseSessionResponse> {
+    const session = this.#sessions.get(sessionId);
+    if (session !== undefined) await this.#closeSession(sessionId);
+    await this.#agent.store.delete(sessionId);
+    await this.#agent.definition.deleteSession?.(sessionId);
+    return {};
+  }
+
+  async #setConfigOption(params: { sessionId: string; configId: string; type: string; value: unknown }): Promise<SetSessionConfigOptionResponse> {
+    const session = this.#live(params.sessionId);
+    const next = withConfigValue(session.configOptions, params.configId, params.type, params.value);
+    const change = { configId: params.configId, value: params.value as string | boolean };
+    const replaced = await this.#agent.definition.setConfigOption?.(session, change, next);
+    const options = replaced ?? next;
+    session.applyConfigOptions(options);
+    return { configOptions: [...options] } as SetSessionConfigOptionResponse;
+  }
+}
+
+type InitializeDecode = (value: unknown) => { ok: true; value: InitializeRequest } | { ok: false; error: { path: string; message: string } };
+
+/** `decoders.initialize.params`: read directly because initialize is decoded leniently for newer versions. */
+function decodeInitialize(raw: unknown): ReturnType<InitializeDecode> {
+  const table = decoders as unknown as Record<string, { params: InitializeDecode } | undefined>;
+  return table.initialize!.params(raw);
+}

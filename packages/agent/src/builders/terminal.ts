@@ -1,0 +1,97 @@
+/**
+ * A display-only terminal owned by the agent: the client renders what the agent reports and
+ * never runs anything. Output bytes go out as base64 `terminal_output_chunk`s; `exit()` reports
+ * the exit status. `capabilities.cancel` is advertised while an `onCancel` handler is set and the
+ * terminal has not exited.
+ */
+import type { SessionUpdate, TerminalExitStatus, TerminalSize } from "@acp-kit/protocol";
+import { toBase64 } from "../base64.js";
+import type { UpdateOwner } from "../update-owner.js";
+
+export interface TerminalInit {
+  terminalId?: string;
+  command?: string;
+  /** Absolute path. */
+  cwd?: string;
+  size?: TerminalSize;
+  _meta?: Record<string, unknown> | null;
+  /** Makes the terminal cancellable (`terminal/cancel`); should stop the process and call `exit`. */
+  onCancel?: () => void | Promise<void>;
+}
+
+export interface TerminalHost {
+  readonly owner: UpdateOwner;
+  track(terminal: TerminalBuilder): void;
+}
+
+export class TerminalBuilder {
+  readonly id: string;
+  readonly #owner: UpdateOwner;
+  #onCancel: (() => void | Promise<void>) | undefined;
+  #cancelAdvertised = false;
+  #exited = false;
+
+  /** @internal Use `turn.terminal(...)` or `session.terminal(...)`. */
+  constructor(host: TerminalHost, id: string, init: TerminalInit) {
+    this.#owner = host.owner;
+    this.id = id;
+    this.#onCancel = init.onCancel;
+    const { onCancel: _onCancel, terminalId: _id, ...fields } = init;
+    this.#send(fields, "terminal");
+    host.track(this);
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  get cancellable(): boolean {
+    return this.#cancelAdvertised;
+  }
+
+  /** @internal */
+  get cancelHandler(): (() => void | Promise<void>) | undefined {
+    return this.#cancelAdvertised ? this.#onCancel : undefined;
+  }
+
+  /** Appends output bytes (a string is sent as its UTF-8 bytes). */
+  write(data: Uint8Array | string): Promise<void> {
+    return this.#owner.emit({ sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) } as SessionUpdate, "terminal.write");
+  }
+
+  /** Replaces everything shown so far with this snapshot. */
+  replaceOutput(data: Uint8Array | string): Promise<void> {
+    return this.#send({ output: { data: toBase64(data) } }, "terminal.replaceOutput");
+  }
+
+  resize(size: TerminalSize): Promise<void> {
+    return this.#send({ size }, "terminal.resize");
+  }
+
+  /** Reports that the process exited (`exitCode` and/or `signal`). */
+  exit(status: TerminalExitStatus = {}): Promise<void> {
+    return this.#send({ exitStatus: status }, "terminal.exit");
+  }
+
+  /** Patches fields directly (`undefined` omits, `null` clears). */
+  update(patch: { command?: string | null; cwd?: string | null; size?: TerminalSize | null; exitStatus?: TerminalExitStatus | null; _meta?: Record<string, unknown> | null }): Promise<void> {
+    return this.#send(patch, "terminal.update");
+  }
+
+  setCancelHandler(onCancel: (() => void | Promise<void>) | null): Promise<void> {
+    this.#onCancel = onCancel ?? undefined;
+    return this.#send({}, "terminal.setCancelHandler");
+  }
+
+  #send(patch: Record<string, unknown>, what: string): Promise<void> {
+    const update: Record<string, unknown> = { sessionUpdate: "terminal_update", terminalId: this.id };
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) update[key] = value;
+    const exited = "exitStatus" in update ? update.exitStatus !== null : this.#exited;
+    const advertise = this.#onCancel !== undefined && !exited;
+    if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
+    const sent = this.#owner.emit(update as SessionUpdate, what);
+    this.#exited = exited;
+    this.#cancelAdvertised = advertise;
+    return sent;
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * A tool call: created with its first `tool_call_update` (title, kind, status), then patched.
+ * Patch fields follow the protocol's three states: a field left `undefined` is omitted (no
+ * change), `null` clears it, a value replaces it. `capabilities.cancel` is managed here: it is
+ * advertised while an `onCancel` handler is set and the call is not final, and withdrawn when it
+ * reaches a final status.
+ */
+import type { DiffChange, DiffPatch, SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@acp-kit/protocol";
+import type { UpdateOwner } from "../update-owner.js";
+import type { ContentInput } from "./content.js";
+import { toBlock } from "./content.js";
+
+/** Tool-call content; a string or content block is wrapped as `{type: "content"}`. */
+export type ToolCallContentInput = ToolCallContent | ContentInput;
+
+export interface ToolCallPatch {
+  name?: string | null;
+  title?: string | null;
+  kind?: ToolKind | null;
+  status?: ToolCallStatus | null;
+  content?: readonly ToolCallContentInput[] | null;
+  locations?: readonly ToolCallLocation[] | null;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  _meta?: Record<string, unknown> | null;
+}
+
+export interface ToolCallInit extends ToolCallPatch {
+  /** Shown to the user; sent on the first report. */
+  title: string;
+  /** Defaults to a fresh id. */
+  toolCallId?: string;
+  /**
+   * Makes the call cancellable by the client (`tool_call/cancel`). Called once per accepted
+   * request; it should stop the work and report a final status (usually `cancelled`).
+   */
+  onCancel?: () => void | Promise<void>;
+}
+
+const FINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+export function isFinalToolStatus(status: unknown): boolean {
+  return typeof status === "string" && FINAL_STATUSES.has(status);
+}
+
+function toToolContent(item: ToolCallContentInput): ToolCallContent {
+  if (typeof item === "string") return { type: "content", content: toBlock(item) } as ToolCallContent;
+  const type = (item as { type: string }).type;
+  if (type === "content" || type === "diff" || type === "terminal" || type.startsWith("_")) return item as ToolCallContent;
+  return { type: "content", content: item } as ToolCallContent;
+}
+
+/** How a tool call reaches the rest of the engine. */
+export interface ToolCallHost {
+  readonly owner: UpdateOwner;
+  /** Keeps the call findable for `tool_call/cancel` and for finalization at the end of a turn. */
+  track(call: ToolCallBuilder): void;
+}
+
+export class ToolCallBuilder {
+  readonly id: string;
+  readonly #host: ToolCallHost;
+  #status: ToolCallStatus = "pending";
+  #onCancel: (() => void | Promise<void>) | undefined;
+  #cancelAdvertised = false;
+
+  /** @internal Use `turn.toolCall(...)` or `session.toolCall(...)`. */
+  constructor(host: ToolCallHost, id: string, init: ToolCallInit) {
+    this.#host = host;
+    this.id = id;
+    this.#onCancel = init.onCancel;
+    const { onCancel: _onCancel, toolCallId: _id, ...fields } = init;
+    this.#send({ kind: "other", status: "pending", ...fields }, "toolCall");
+    host.track(this);
+  }
+
+  get status(): ToolCallStatus {
+    return this.#status;
+  }
+
+  get isFinal(): boolean {
+    return isFinalToolStatus(this.#status);
+  }
+
+  /** True while the client may send `tool_call/cancel` for this call. */
+  get cancellable(): boolean {
+    return this.#cancelAdvertised;
+  }
+
+  /** @internal The handler to run for an accepted `tool_call/cancel`. */
+  get cancelHandler(): (() => void | Promise<void>) | undefined {
+    return this.#cancelAdvertised ? this.#onCancel : undefined;
+  }
+
+  /** Patches any field (see `ToolCallPatch` for the omit / null / value rules). */
+  update(patch: ToolCallPatch): Promise<void> {
+    return this.#send(patch, "toolCall.update");
+  }
+
+  start(patch: Omit<ToolCallPatch, "status"> = {}): Promise<void> {
+    return this.#send({ ...patch, status: "in_progress" }, "toolCall.start");
+  }
+
+  complete(patch: Omit<ToolCallPatch, "status"> = {}): Promise<void> {
+    return this.#send({ ...patch, status: "completed" }, "toolCall.complete");
+  }
+
+  fail(patch: Omit<ToolCallPatch, "status"> = {}): Promise<void> {
+    return this.#send({ ...patch, status: "failed" }, "toolCall.fail");
+  }
+
+  /** Reports the call as cancelled (e.g. from its `onCancel` handler). */
+  cancelled(patch: Omit<ToolCallPatch, "status"> = {}): Promise<void> {
+    return this.#send({ ...patch, status: "cancelled" }, "toolCall.cancelled");
+  }
+
+  /** Appends one content item with `tool_call_content_chunk` (strings become text content). */
+  appendContent(item: ToolCallContentInput): Promise<void> {
+    return this.#host.owner.emit(
+      { sessionUpdate: "tool_call_content_chunk", toolCallId: this.id, content: toToolContent(item) } as SessionUpdate,
+      "toolCall.appendContent",
+    );
+  }
+
+  /** Appends a diff; `changes` is the authoritative list, `patch` the optional unified text. */
+  diff(changes: readonly DiffChange[], patch?: DiffPatch): Promise<void> {
+    const content = patch === undefined ? { type: "diff", changes: [...changes] } : { type: "diff", changes: [...changes], patch };
+    return this.appendContent(content as ToolCallContent);
+  }
+
+  /** Shows a display terminal inside the call. */
+  showTerminal(terminalId: string): Promise<void> {
+    return this.appendContent({ type: "terminal", terminalId } as ToolCallContent);
+  }
+
+  /** Replaces the follow-along locations. */
+  locations(locations: readonly ToolCallLocation[]): Promise<void> {
+    return this.#send({ locations }, "toolCall.locations");
+  }
+
+  /** Sets (or with `null` removes) the cancel handler, advertising `capabilities.cancel` accordingly. */
+  setCancelHandler(onCancel: (() => void | Promise<void>) | null): Promise<void> {
+    this.#onCancel = onCancel ?? undefined;
+    return this.#send({}, "toolCall.setCancelHandler");
+  }
+
+  /** The fields of this call as a `ToolCallUpdate` patch, for a permission subject. */
+  toUpdate(patch: ToolCallPatch = {}): Record<string, unknown> {
+    return this.#wire(patch);
+  }
+
+  #wire(patch: ToolCallPatch): Record<string, unknown> {
+    const update: Record<string, unknown> = { toolCallId: this.id };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      update[key] = key === "content" && Array.isArray(value) ? value.map(toToolContent) : key === "locations" && Array.isArray(value) ? [...value] : value;
+    }
+    return update;
+  }
+
+  #send(patch: ToolCallPatch, what: string): Promise<void> {
+    const update = this.#wire(patch);
+    const nextStatus = patch.status === undefined ? this.#status : (patch.status ?? "pending");
+    const advertise = this.#onCancel !== undefined && !isFinalToolStatus(nextStatus);
+    if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
+    const sent = this.#host.owner.emit({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate, what);
+    // Only reached when the update was accepted (emit throws synchronously otherwise).
+    this.#status = nextStatus;
+    this.#cancelAdvertised = advertise;
+    return sent;
+  }
+
+  /** @internal Applies a patch the client already received another way (a permission subject). */
+  applyRecorded(patch: ToolCallPatch): void {
+    if (patch.status !== undefined) this.#status = patch.status ?? "pending";
+    const update = this.#wire(patch);
+    if (Object.keys(update).length > 1) this.#host.owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
+  }
+}

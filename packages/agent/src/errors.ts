@@ -1,0 +1,50 @@
+/**
+ * Local errors of the agent SDK. None of them is ever sent to the client: they tell the agent
+ * author that their own code asked for something the protocol forbids.
+ */
+
+/** A builder of a turn (or of agent work) was used after the turn reported `idle`. */
+export class TurnEndedError extends Error {
+  override readonly name = "TurnEndedError";
+  constructor(what: string) {
+    super(`${what}: the turn has ended (its idle state_update was sent); nothing more may be emitted for it`);
+  }
+}
+
+/** Something was emitted for a session after it was closed or its connection ended. */
+export class SessionClosedError extends Error {
+  override readonly name = "SessionClosedError";
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} is closed on this connection; nothing more may be sent about it`);
+    this.sessionId = sessionId;
+  }
+}
+
+/** A message the agent built does not match the ACP schema; it was not sent. */
+export class InvalidOutgoingMessageError extends Error {
+  override readonly name = "InvalidOutgoingMessageError";
+  /** JSON path of the offending field inside the message params, e.g. `/update/status`. */
+  readonly path: string;
+  readonly method: string;
+  constructor(method: string, path: string, problem: string) {
+    super(`Refused to send invalid ${method}: ${path || "(root)"}: ${problem}`);
+    this.method = method;
+    this.path = path;
+  }
+}
+
+/** The client did not advertise the capability a request needs; nothing was sent. */
+export class CapabilityNotSupportedError extends Error {
+  override readonly name = "CapabilityNotSupportedError";
+  readonly capability: string;
+  constructor(capability: string, message?: string) {
+    super(message ?? `The client did not advertise ${capability}`);
+    this.capability = capability;
+  }
+}
+
+/** `defineAgent(...)` was given an inconsistent definition. */
+export class AgentDefinitionError extends Error {
+  override readonly name = "AgentDefinitionError";
+}

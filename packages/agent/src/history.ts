@@ -1,0 +1,274 @@
+/**
+ * Compaction of a session's update history for replay.
+ *
+ * Replaying the raw history is always correct but can be long (one update per streamed token).
+ * This folds each entity's updates into one upsert placed at the entity's first position, so that
+ * a client applying the compacted history reaches the same state as one that saw every update:
+ * - messages (user / agent / thought, updates and chunks) -> one `*_message` / `agent_thought`
+ *   with the final `content` and `_meta`;
+ * - tool calls (updates and content chunks) -> one `tool_call_update` with every field's final
+ *   value (`null` kept where the last patch cleared a field);
+ * - terminals (updates and output chunks) -> one `terminal_update` with an `output` snapshot;
+ * - compactions (updates and summary chunks) -> one `compaction_update`;
+ * - plans -> the last content of each plan, at the plan's first position;
+ * - command list, config options, usage and session info -> one update at the last position;
+ * - `state_update` and `notice` are not history and are dropped; unknown updates stay raw.
+ */
+import type { SessionUpdate } from "@acp-kit/protocol";
+import { fromBase64, toBase64 } from "./base64.js";
+import { patchMeta, type Meta } from "./meta-patch.js";
+
+type Json = Record<string, unknown>;
+
+interface Entity {
+  /** Folds one more update of this entity; returns false when it cannot (the update stays raw). */
+  fold(update: Json): boolean;
+  result(): Json;
+}
+
+const MESSAGE_KINDS: Record<string, { kind: string; upsert: string; chunk: boolean }> = {
+  user_message: { kind: "user", upsert: "user_message", chunk: false },
+  user_message_chunk: { kind: "user", upsert: "user_message", chunk: true },
+  agent_message: { kind: "agent", upsert: "agent_message", chunk: false },
+  agent_message_chunk: { kind: "agent", upsert: "agent_message", chunk: true },
+  agent_thought: { kind: "thought", upsert: "agent_thought", chunk: false },
+  agent_thought_chunk: { kind: "thought", upsert: "agent_thought", chunk: true },
+};
+
+class MessageEntity implements Entity {
+  #content: unknown[] = [];
+  #meta: Meta | null | undefined;
+  constructor(
+    readonly upsert: string,
+    readonly messageId: string,
+  ) {}
+  fold(update: Json): boolean {
+    if (MESSAGE_KINDS[update.sessionUpdate as string]?.chunk) {
+      this.#content.push(update.content);
+      return true;
+    }
+    if ("content" in update) this.#content = Array.isArray(update.content) ? [...update.content] : [];
+    this.#meta = patchMeta(this.#meta, update._meta, "_meta" in update);
+    return true;
+  }
+  result(): Json {
+    const out: Json = { sessionUpdate: this.upsert, messageId: this.messageId, content: this.#content };
+    if (this.#meta) out._meta = this.#meta;
+    return out;
+  }
+}
+
+/** Entities patched field by field, with `_meta` key-merged and one appendable array field. */
+class PatchedEntity implements Entity {
+  readonly #fields = new Map<string, unknown>();
+  #meta: Meta | null | undefined;
+  constructor(
+    readonly upsert: string,
+    readonly idField: string,
+    readonly id: string,
+    readonly chunkVariant: string,
+    readonly appendField: string,
+  ) {}
+  fold(update: Json): boolean {
+    if (update.sessionUpdate === this.chunkVariant) {
+      const current = this.#fields.get(this.appendField);
+      this.#fields.set(this.appendField, [...(Array.isArray(current) ? current : []), update.content]);
+      return true;
+    }
+    for (const [key, value] of Object.entries(update)) {
+      if (key === "sessionUpdate" || key === this.idField || key === "_meta") continue;
+      this.#fields.set(key, Array.isArray(value) ? [...value] : value);
+    }
+    this.#meta = patchMeta(this.#meta, update._meta, "_meta" in update);
+    return true;
+  }
+  result(): Json {
+    const out: Json = { sessionUpdate: this.upsert, [this.idField]: this.id };
+    for (const [key, value] of this.#fields) out[key] = value;
+    if (this.#meta !== undefined) out._meta = this.#meta;
+    return out;
+  }
+}
+
+/** Terminal output is bytes: chunks are decoded and re-encoded as one `output` snapshot. */
+class TerminalEntity implements Entity {
+  readonly #fields = new Map<string, unknown>();
+  #meta: Meta | null | undefined;
+  /** `undefined`: output never reported; `null`: cleared. */
+  #output: Uint8Array[] | null | undefined;
+  #outputMeta: unknown;
+  constructor(readonly terminalId: string) {}
+  fold(update: Json): boolean {
+    try {
+      if (update.sessionUpdate === "terminal_output_chunk") {
+        const bytes = fromBase64(update.data as string);
+        this.#output = [...(this.#output ?? []), bytes];
+        this.#outputMeta = undefined;
+        return true;
+      }
+      if ("output" in update) {
+        const output = update.output as { data: string; _meta?: unknown } | null;
+        this.#output = output === null ? null : [fromBase64(output.data)];
+        this.#outputMeta = output?._meta;
+      }
+    } catch {
+      return false;
+    }
+    for (const [key, value] of Object.entries(update)) {
+      if (key === "sessionUpdate" || key === "terminalId" || key === "_meta" || key === "output") continue;
+      this.#fields.set(key, value);
+    }
+    this.#meta = patchMeta(this.#meta, update._meta, "_meta" in update);
+    return true;
+  }
+  result(): Json {
+    const out: Json = { sessionUpdate: "terminal_update", terminalId: this.terminalId };
+    for (const [key, value] of this.#fields) out[key] = value;
+    if (this.#output === null) out.output = null;
+    else if (this.#output !== undefined) {
+      const length = this.#output.reduce((n, b) => n + b.length, 0);
+      const all = new Uint8Array(length);
+      let offset = 0;
+      for (const bytes of this.#output) {
+        all.set(bytes, offset);
+        offset += bytes.length;
+      }
+      out.output = this.#outputMeta === undefined ? { data: toBase64(all) } : { data: toBase64(all), _meta: this.#outputMeta };
+    }
+    if (this.#meta !== undefined) out._meta = this.#meta;
+    return out;
+  }
+}
+
+class LastValueEntity implements Entity {
+  constructor(private last: Json) {}
+  fold(update: Json): boolean {
+    this.last = update;
+    return true;
+  }
+  result(): Json {
+    return this.last;
+  }
+}
+
+class UsageEntity implements Entity {
+  #last: Json;
+  #cost: unknown;
+  constructor(first: Json) {
+    this.#last = first;
+  }
+  fold(update: Json): boolean {
+    this.#last = update;
+    if ("cost" in update) this.#cost = update.cost;
+    return true;
+  }
+  result(): Json {
+    const out: Json = { ...this.#last };
+    if (this.#cost === undefined) delete out.cost;
+    else out.cost = this.#cost;
+    return out;
+  }
+}
+
+class SessionInfoEntity implements Entity {
+  readonly #fields = new Map<string, unknown>();
+  #meta: Meta | null | undefined;
+  fold(update: Json): boolean {
+    for (const [key, value] of Object.entries(update)) {
+      if (key === "sessionUpdate" || key === "_meta") continue;
+      this.#fields.set(key, value);
+    }
+    this.#meta = patchMeta(this.#meta, update._meta, "_meta" in update);
+    return true;
+  }
+  result(): Json {
+    const out: Json = { sessionUpdate: "session_info_update" };
+    for (const [key, value] of this.#fields) out[key] = value;
+    if (this.#meta !== undefined) out._meta = this.#meta;
+    return out;
+  }
+}
+
+/** Which entity an update belongs to, and whether it sits at the first or the last position. */
+function classify(update: Json): { key: string; position: "first" | "last"; create: () => Entity } | "drop" | "raw" {
+  const variant = update.sessionUpdate;
+  if (typeof variant !== "string") return "raw";
+  const message = MESSAGE_KINDS[variant];
+  if (message && typeof update.messageId === "string") {
+    const id = update.messageId;
+    return { key: `message:${message.kind}:${id}`, position: "first", create: () => new MessageEntity(message.upsert, id) };
+  }
+  switch (variant) {
+    case "state_update":
+    case "notice":
+      return "drop";
+    case "tool_call_update":
+    case "tool_call_content_chunk": {
+      const id = update.toolCallId;
+      if (typeof id !== "string") return "raw";
+      return { key: `tool:${id}`, position: "first", create: () => new PatchedEntity("tool_call_update", "toolCallId", id, "tool_call_content_chunk", "content") };
+    }
+    case "terminal_update":
+    case "terminal_output_chunk": {
+      const id = update.terminalId;
+      if (typeof id !== "string") return "raw";
+      return { key: `terminal:${id}`, position: "first", create: () => new TerminalEntity(id) };
+    }
+    case "compaction_update":
+    case "compaction_summary_chunk": {
+      const id = update.compactionId;
+      if (typeof id !== "string") return "raw";
+      return { key: `compaction:${id}`, position: "first", create: () => new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary") };
+    }
+    case "plan_update": {
+      const id = (update.plan as { planId?: unknown } | undefined)?.planId;
+      if (typeof id !== "string") return "raw";
+      return { key: `plan:${id}`, position: "first", create: () => new LastValueEntity(update) };
+    }
+    case "available_commands_update":
+    case "config_option_update":
+      return { key: variant, position: "last", create: () => new LastValueEntity(update) };
+    case "usage_update":
+      return { key: variant, position: "last", create: () => new UsageEntity(update) };
+    case "session_info_update":
+      return { key: variant, position: "last", create: () => new SessionInfoEntity() };
+    default:
+      return "raw";
+  }
+}
+
+export function compactHistory(history: readonly SessionUpdate[]): SessionUpdate[] {
+  const slots: ({ raw: Json } | { entity: Entity } | null)[] = [];
+  const entities = new Map<string, { entity: Entity; slot: number }>();
+  // An entity that failed to fold (e.g. undecodable terminal bytes) keeps every later update raw.
+  const poisoned = new Set<string>();
+  for (const item of history) {
+    const update = item as unknown as Json;
+    const kind = classify(update);
+    if (kind === "drop") continue;
+    if (kind === "raw" || poisoned.has(kind.key)) {
+      slots.push({ raw: update });
+      continue;
+    }
+    let entry = entities.get(kind.key);
+    if (entry === undefined) {
+      entry = { entity: kind.create(), slot: slots.length };
+      entities.set(kind.key, entry);
+      slots.push({ entity: entry.entity });
+    } else if (kind.position === "last") {
+      slots[entry.slot] = null;
+      entry.slot = slots.length;
+      slots.push({ entity: entry.entity });
+    }
+    if (!entry.entity.fold(update)) {
+      poisoned.add(kind.key);
+      slots.push({ raw: update });
+    }
+  }
+  const out: SessionUpdate[] = [];
+  for (const slot of slots) {
+    if (slot === null) continue;
+    out.push(("raw" in slot ? slot.raw : slot.entity.result()) as unknown as SessionUpdate);
+  }
+  return out;
+}

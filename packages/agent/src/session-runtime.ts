@@ -1,0 +1,517 @@
+/**
+ * A session live on one connection: its foreground state machine, the queue of prompts and agent
+ * work waiting for their turn, cancellation and close. This is where the lifecycle MUSTs live:
+ * - a run sends `running` when it starts and exactly one `idle` (with a stop reason) when it ends;
+ * - a prompt is answered with its `messageId` only once it is inserted (user_message sent);
+ * - `requires_action` while the run waits on the user, `running` again once answered;
+ * - after `session/cancel`: queued prompts get -32800, the run's signal and client requests are
+ *   aborted, and the idle says `cancelled` whatever the handler does;
+ * - nothing of a run is sent after its idle, nothing of the session after its close.
+ */
+import {
+  RequestError,
+  type AvailableCommand,
+  type ContentBlock,
+  type Logger,
+  type McpServer,
+  type SessionConfigOption,
+  type SessionUpdate,
+  type UsageUpdate,
+} from "@acp-kit/protocol";
+import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
+import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
+import { ToolCallBuilder, type ToolCallInit } from "./builders/tool-call.js";
+import { configValue } from "./config-options.js";
+import { SessionClosedError, TurnEndedError } from "./errors.js";
+import type { IdGenerator, IdKind } from "./ids.js";
+import type { Peer } from "./peer.js";
+import { promptText } from "./prompt-content.js";
+import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
+import type { SessionRecord, SessionStore } from "./session-store.js";
+import { isStopReason, type StopReason } from "./stop-reason.js";
+import { TurnImpl, type NoticeInput, type TurnHost } from "./turn.js";
+import type { UpdateOwner } from "./update-owner.js";
+import type { UpdateSender } from "./update-sender.js";
+import { WorkRun } from "./work-run.js";
+
+/** What the runtime needs from its connection. */
+export interface SessionServices {
+  readonly peer: Peer;
+  readonly sender: UpdateSender;
+  readonly store: SessionStore;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  readonly client: ClientContext;
+  readonly cancelGracePeriodMs: number;
+  readonly promptHandler: WorkHandler;
+}
+
+type QueueItem =
+  | { kind: "prompt"; prompt: ContentBlock[]; resolve(result: { messageId: string }): void; reject(error: unknown): void }
+  | { kind: "work"; handler: WorkHandler; resolve(reason: StopReason): void };
+
+type Outcome = { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "forced" };
+
+export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
+  readonly id: string;
+  readonly cwd: string;
+  additionalDirectories: readonly string[];
+  mcpServers: readonly McpServer[];
+  readonly data: Record<string, unknown>;
+  #configOptions: SessionConfigOption[];
+  #availableCommands: AvailableCommand[];
+
+  readonly #services: SessionServices;
+  #foreground: ForegroundState = "idle";
+  #current: WorkRun | undefined;
+  readonly #queue: QueueItem[] = [];
+  /** close() started: no new work starts, new prompts are refused. */
+  #closing = false;
+  /** Nothing more may be sent about this session on this connection. */
+  #closed = false;
+  readonly #toolCalls = new Map<string, ToolCallBuilder>();
+  readonly #terminals = new Map<string, TerminalBuilder>();
+  readonly #backgroundHost = {
+    owner: this as UpdateOwner,
+    track: (call: ToolCallBuilder) => this.trackToolCall(undefined, call),
+  };
+
+  constructor(record: SessionRecord, mcpServers: readonly McpServer[], services: SessionServices) {
+    this.id = record.sessionId;
+    this.cwd = record.cwd;
+    this.additionalDirectories = [...record.additionalDirectories];
+    this.mcpServers = [...mcpServers];
+    this.data = record.data ?? {};
+    this.#configOptions = [...record.configOptions];
+    this.#availableCommands = [...record.availableCommands];
+    this.#services = services;
+  }
+
+  // ---- AgentSession ---------------------------------------------------------------------------
+
+  get sessionId(): string {
+    return this.id;
+  }
+  get session(): AgentSession {
+    return this;
+  }
+  get state(): ForegroundState {
+    return this.#foreground;
+  }
+  get open(): boolean {
+    return !this.#closed;
+  }
+  get active(): boolean {
+    return !this.#closed;
+  }
+  get client(): ClientContext {
+    return this.#services.client;
+  }
+  get configOptions(): readonly SessionConfigOption[] {
+    return this.#configOptions;
+  }
+  get availableCommands(): readonly AvailableCommand[] {
+    return this.#availableCommands;
+  }
+
+  configValue(configId: string): string | boolean | undefined {
+    return configValue(this.#configOptions, configId);
+  }
+
+  setConfigOptions(options: readonly SessionConfigOption[]): Promise<void> {
+    const list = [...options];
+    const sent = this.emit({ sessionUpdate: "config_option_update", configOptions: list } as SessionUpdate, "session.setConfigOptions");
+    this.#configOptions = list;
+    this.#persist({ configOptions: list });
+    return sent;
+  }
+
+  setAvailableCommands(commands: readonly AvailableCommand[]): Promise<void> {
+    const list = [...commands];
+    const sent = this.emit({ sessionUpdate: "available_commands_update", availableCommands: list } as SessionUpdate, "session.setAvailableCommands");
+    this.#availableCommands = list;
+    this.#persist({ availableCommands: list });
+    return sent;
+  }
+
+  updateInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Record<string, unknown> | null }): Promise<void> {
+    const update: Record<string, unknown> = { sessionUpdate: "session_info_update" };
+    for (const [key, value] of Object.entries(info)) if (value !== undefined) update[key] = value;
+    const sent = this.emit(update as SessionUpdate, "session.updateInfo");
+    const patch: Partial<SessionRecord> = {};
+    if (info.title !== undefined) patch.title = info.title;
+    if (info.updatedAt !== undefined) patch.updatedAt = info.updatedAt;
+    if (Object.keys(patch).length > 0) this.#persist(patch);
+    return sent;
+  }
+
+  startWork(handler: WorkHandler): Promise<StopReason> {
+    if (this.#closed || this.#closing) return Promise.reject(new SessionClosedError(this.id));
+    return new Promise<StopReason>((resolve) => {
+      this.#queue.push({ kind: "work", handler, resolve });
+      this.#pump();
+    });
+  }
+
+  toolCall(init: ToolCallInit): ToolCallBuilder {
+    this.#assertOpen();
+    return new ToolCallBuilder(this.#backgroundHost, init.toolCallId ?? this.newId("tool_call"), init);
+  }
+
+  terminal(init: TerminalInit = {}): TerminalBuilder {
+    this.#assertOpen();
+    return new TerminalBuilder({ owner: this, track: (t) => this.trackTerminal(t) }, init.terminalId ?? this.newId("terminal"), init);
+  }
+
+  plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {
+    this.#assertOpen();
+    const plan = new PlanBuilder(this, options.planId ?? this.newId("plan"));
+    void plan.set(entries);
+    return plan;
+  }
+
+  usage(usage: Omit<UsageUpdate, "sessionUpdate">): Promise<void> {
+    return this.emit({ sessionUpdate: "usage_update", ...usage } as SessionUpdate, "session.usage");
+  }
+
+  notice(notice: NoticeInput): Promise<void> {
+    return this.emit({ sessionUpdate: "notice", ...notice } as SessionUpdate, "session.notice");
+  }
+
+  emit(update: SessionUpdate, what = "session.emit"): Promise<void> {
+    if ((update as { sessionUpdate?: unknown }).sessionUpdate === "state_update") {
+      throw new TypeError(`${what}: state_update is sent by the turn engine`);
+    }
+    this.#assertOpen();
+    return this.#services.sender.send(this.id, update);
+  }
+
+  record(update: SessionUpdate): void {
+    if (!this.#closed) this.#services.sender.record(this.id, update);
+  }
+
+  // ---- TurnHost -------------------------------------------------------------------------------
+
+  newId(kind: IdKind): string {
+    return this.#services.ids(kind);
+  }
+
+  emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void> {
+    if (run.ended) throw new TurnEndedError(what);
+    this.#assertOpen();
+    return this.#services.sender.send(this.id, update);
+  }
+
+  recordFromRun(run: WorkRun, update: SessionUpdate): void {
+    if (!run.ended && !this.#closed) this.#services.sender.record(this.id, update);
+  }
+
+  /**
+   * Sends a request of a run to the client. Refusals (ended run, closed session, invalid params)
+   * throw synchronously, so nothing is sent; the promise says how the request ended:
+   * `{ ok: false }` when it was withdrawn because the run was cancelled or ended.
+   */
+  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    if (run.ended) throw new TurnEndedError(method);
+    this.#assertOpen();
+    this.#services.sender.check(method, "params", params);
+    // A cancelled run asks nothing more of the user: the request reads as cancelled at once.
+    if (run.cancelRequested) return Promise.resolve({ ok: false });
+    return this.#awaitClient(run, method, params, blocking);
+  }
+
+  async #awaitClient(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    const abort = new AbortController();
+    run.pendingRequests.add(abort);
+    run.blockers += blocking ? 1 : 0;
+    if (blocking && run.blockers === 1 && this.#foreground === "running") this.#setForeground("requires_action");
+    try {
+      const value = await this.#services.peer.request(method, params, { signal: abort.signal });
+      return { ok: true, value };
+    } catch (error) {
+      if (abort.signal.aborted) return { ok: false };
+      throw error;
+    } finally {
+      run.pendingRequests.delete(abort);
+      if (blocking) {
+        run.blockers--;
+        if (run.blockers === 0 && !run.ended && !run.cancelRequested && this.#current === run && this.#foreground === "requires_action") {
+          this.#setForeground("running");
+        }
+      }
+    }
+  }
+
+  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void> {
+    if (run.ended) throw new TurnEndedError(what);
+    this.#assertOpen();
+    this.#services.sender.check(method, "params", params);
+    try {
+      return Promise.resolve(this.#services.peer.notify(method, params)).catch((error: unknown) => this.#services.logger.debug?.(`${method} not delivered`, error));
+    } catch (error) {
+      this.#services.logger.debug?.(`${method} not delivered`, error);
+      return Promise.resolve();
+    }
+  }
+
+  trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void {
+    this.#toolCalls.set(call.id, call);
+    run?.toolCalls.add(call);
+  }
+
+  trackTerminal(terminal: TerminalBuilder): void {
+    this.#terminals.set(terminal.id, terminal);
+  }
+
+  // ---- Engine entry points (called by the connection) -----------------------------------------
+
+  /** A validated `session/prompt`: resolves with the messageId once the prompt is inserted. */
+  prompt(prompt: ContentBlock[]): Promise<{ messageId: string }> {
+    if (this.#closing || this.#closed) return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
+    const run = this.#current;
+    if (run !== undefined && !run.ended && !run.cancelRequested && run.followUpListeners.size > 0) {
+      return Promise.resolve(this.#deliverFollowUp(run, prompt));
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ kind: "prompt", prompt, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /**
+   * `session/cancel`: drops what is queued, cancels the current run and resolves once its idle
+   * was sent (at once when nothing runs).
+   */
+  cancel(): Promise<void> {
+    this.#dropQueue();
+    const run = this.#current;
+    if (run === undefined || run.ended) return Promise.resolve();
+    if (!run.cancelRequested) {
+      run.cancelRequested = true;
+      run.controller.abort(new DOMException("The client cancelled the turn", "AbortError"));
+      run.abortPendingRequests();
+      run.graceTimer = setTimeout(() => {
+        this.#services.logger.warn?.("Turn handler ignored cancellation; ending the turn without it", { sessionId: this.id, graceMs: this.#services.cancelGracePeriodMs });
+        run.forceEnd();
+      }, this.#services.cancelGracePeriodMs);
+    }
+    return run.done.then(() => undefined);
+  }
+
+  /** `session/close`: like cancel, then nothing more is sent about the session. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closing = true;
+    await this.cancel();
+    this.#closed = true;
+    this.#persist({ data: this.data });
+    this.#toolCalls.clear();
+    this.#terminals.clear();
+  }
+
+  /** The connection ended: abort everything; nothing can be sent any more. */
+  dispose(): void {
+    if (this.#closed) return;
+    this.#closing = true;
+    this.#closed = true;
+    this.#dropQueue();
+    const run = this.#current;
+    if (run !== undefined && !run.ended) {
+      run.cancelRequested = true;
+      run.controller.abort(new DOMException("The connection closed", "AbortError"));
+      run.abortPendingRequests();
+      run.forceEnd();
+    }
+  }
+
+  /** The `state_update` a resume must send after its replay. */
+  snapshot(): SessionUpdate {
+    return { sessionUpdate: "state_update", state: this.#foreground } as SessionUpdate;
+  }
+
+  /** Sends a replayed update or a snapshot: not recorded again, never throws at the caller. */
+  replay(update: SessionUpdate): void {
+    if (this.#closed) return;
+    try {
+      void this.#services.sender.send(this.id, update, { record: false });
+    } catch (error) {
+      this.#services.logger.error?.("A history update failed validation and was not replayed", { sessionId: this.id, update, error });
+    }
+  }
+
+  /** Initial values chosen by `newSession` (they travel in the response, no update is sent). */
+  applyConfigOptionsSilently(options: readonly SessionConfigOption[]): void {
+    this.#configOptions = [...options];
+  }
+
+  applyAvailableCommandsSilently(commands: readonly AvailableCommand[]): void {
+    this.#availableCommands = [...commands];
+  }
+
+  /** Sets a config option's value from a client request (already validated); sends the update. */
+  applyConfigOptions(options: SessionConfigOption[]): void {
+    this.#configOptions = options;
+    this.#persist({ configOptions: options });
+    if (!this.#closed) {
+      try {
+        void this.#services.sender.send(this.id, { sessionUpdate: "config_option_update", configOptions: options } as SessionUpdate);
+      } catch (error) {
+        this.#services.logger.error?.("Invalid config options; config_option_update not sent", error);
+      }
+    }
+  }
+
+  findToolCall(toolCallId: string): ToolCallBuilder | undefined {
+    return this.#toolCalls.get(toolCallId);
+  }
+
+  findTerminal(terminalId: string): TerminalBuilder | undefined {
+    return this.#terminals.get(terminalId);
+  }
+
+  // ---- Internals ------------------------------------------------------------------------------
+
+  #assertOpen(): void {
+    if (this.#closed) throw new SessionClosedError(this.id);
+  }
+
+  #persist(patch: Partial<Omit<SessionRecord, "sessionId">>): void {
+    try {
+      const done = this.#services.store.update(this.id, patch);
+      if (done !== undefined) done.catch((error: unknown) => this.#services.logger.error?.("Session store update failed", { sessionId: this.id, error }));
+    } catch (error) {
+      this.#services.logger.error?.("Session store update failed", { sessionId: this.id, error });
+    }
+  }
+
+  /** Engine-owned updates never throw at the caller: a failure here is logged. */
+  #engineSend(update: SessionUpdate): void {
+    if (this.#closed) return;
+    try {
+      void this.#services.sender.send(this.id, update);
+    } catch (error) {
+      this.#services.logger.error?.("Engine update refused by validation", { sessionId: this.id, update, error });
+    }
+  }
+
+  #setForeground(state: ForegroundState, stop?: { stopReason: StopReason; error?: { code: number; message: string } }): void {
+    this.#foreground = state;
+    const update: Record<string, unknown> = { sessionUpdate: "state_update", state };
+    if (stop !== undefined) {
+      update.stopReason = stop.stopReason;
+      if (stop.error !== undefined) update.error = stop.error;
+    }
+    this.#engineSend(update as SessionUpdate);
+  }
+
+  #dropQueue(): void {
+    const dropped = this.#queue.splice(0);
+    for (const item of dropped) {
+      if (item.kind === "prompt") item.reject(RequestError.requestCancelled({ reason: "cancelled before insertion" }));
+      else item.resolve("cancelled");
+    }
+  }
+
+  #insertUserMessage(prompt: ContentBlock[]): string {
+    const messageId = this.newId("user_message");
+    this.#persist({ updatedAt: new Date().toISOString() });
+    this.#engineSend({ sessionUpdate: "user_message", messageId, content: prompt } as SessionUpdate);
+    return messageId;
+  }
+
+  #deliverFollowUp(run: WorkRun, prompt: ContentBlock[]): { messageId: string } {
+    const messageId = this.#insertUserMessage(prompt);
+    const followUp = { messageId, prompt, text: promptText(prompt) };
+    for (const listener of [...run.followUpListeners]) {
+      try {
+        listener(followUp);
+      } catch (error) {
+        this.#services.logger.error?.("onFollowUp listener threw", { sessionId: this.id, error });
+      }
+    }
+    return { messageId };
+  }
+
+  #pump(): void {
+    if (this.#current !== undefined || this.#closing || this.#closed) return;
+    const item = this.#queue.shift();
+    if (item === undefined) return;
+    const run = new WorkRun();
+    this.#current = run;
+    this.#setForeground("running");
+    let messageId: string | undefined;
+    let prompt: ContentBlock[] = [];
+    let handler: WorkHandler;
+    if (item.kind === "prompt") {
+      prompt = item.prompt;
+      messageId = this.#insertUserMessage(prompt);
+      item.resolve({ messageId });
+      handler = this.#services.promptHandler;
+    } else {
+      handler = item.handler;
+      void run.done.then(item.resolve);
+    }
+    const turn = new TurnImpl(this, run, prompt, messageId);
+    void this.#execute(run, turn, handler);
+  }
+
+  async #execute(run: WorkRun, turn: TurnImpl, handler: WorkHandler): Promise<void> {
+    const handled: Promise<Outcome> = (async () => handler(turn))().then(
+      (value): Outcome => ({ kind: "return", value }),
+      (error: unknown): Outcome => ({ kind: "throw", error }),
+    );
+    const outcome = await Promise.race([handled, run.forced]);
+    if (outcome.kind === "forced") {
+      void handled.then((late) => {
+        if (late.kind === "throw" && !(late.error instanceof TurnEndedError)) this.#services.logger.debug?.("Turn handler failed after its turn was ended", late.error);
+      });
+    }
+    this.#finish(run, outcome);
+  }
+
+  #finish(run: WorkRun, outcome: Outcome): void {
+    if (run.ended) return;
+    let stopReason: StopReason;
+    let error: { code: number; message: string } | undefined;
+    if (run.cancelRequested || outcome.kind === "forced") {
+      stopReason = "cancelled";
+    } else if (outcome.kind === "return") {
+      const value = outcome.value ?? "end_turn";
+      if (isStopReason(value)) stopReason = value;
+      else {
+        stopReason = "error";
+        error = { code: -32603, message: `The agent returned an invalid stop reason` };
+        this.#services.logger.error?.("Turn handler returned an invalid stop reason", { sessionId: this.id, value });
+      }
+    } else {
+      stopReason = "error";
+      const thrown = outcome.error;
+      error = thrown instanceof RequestError ? { code: thrown.code, message: thrown.message } : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
+      this.#services.logger.error?.("Turn handler failed", { sessionId: this.id, error: thrown });
+    }
+    // Tool calls the run leaves unfinished are closed so no UI shows them spinning forever.
+    const finalStatus = stopReason === "cancelled" ? "cancelled" : stopReason === "error" ? "failed" : undefined;
+    for (const call of run.toolCalls) {
+      if (call.isFinal) continue;
+      if (finalStatus === undefined) {
+        this.#services.logger.warn?.("Turn ended with a tool call that is not final", { sessionId: this.id, toolCallId: call.id, status: call.status });
+        continue;
+      }
+      if (this.#closed) break;
+      try {
+        void call.update({ status: finalStatus });
+      } catch (e) {
+        this.#services.logger.error?.("Could not finalize a tool call", e);
+      }
+    }
+    run.ended = true;
+    this.#persist({ data: this.data });
+    run.abortPendingRequests();
+    if (!run.controller.signal.aborted) run.controller.abort(new DOMException("The turn ended", "AbortError"));
+    this.#current = undefined;
+    this.#setForeground("idle", error === undefined ? { stopReason } : { stopReason, error });
+    run.settle(stopReason);
+    this.#pump();
+  }
+}
+

@@ -1,0 +1,62 @@
+/**
+ * Where sessions live between prompts, connections and processes. The engine calls the store in
+ * the order things happen; a store must apply `appendUpdate` calls for one session in call order.
+ * Every method may be async so that a store can be persistent.
+ */
+import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol";
+
+/** What the store keeps about one session besides its history. */
+export interface SessionRecord {
+  sessionId: string;
+  /** Absolute working directory given at `session/new`. */
+  cwd: string;
+  additionalDirectories: string[];
+  title?: string | null;
+  /** RFC 3339 timestamp of the last change. */
+  updatedAt?: string | null;
+  /** The session's current config options (with their current values). */
+  configOptions: SessionConfigOption[];
+  availableCommands: AvailableCommand[];
+  /** Agent-owned data that should survive a resume; never sent to the client. */
+  data?: Record<string, unknown>;
+}
+
+export interface ListSessionsQuery {
+  /** Exact working-directory match (no subdirectories). */
+  cwd?: string;
+  /** Cursor from a previous page, opaque. */
+  cursor?: string;
+  /** Page size. */
+  limit: number;
+}
+
+export interface ListSessionsPage {
+  sessions: SessionInfo[];
+  /** Absent on the last page. */
+  nextCursor?: string;
+}
+
+export interface SessionStore {
+  create(record: SessionRecord): void | Promise<void>;
+  get(sessionId: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /** Shallow patch of the record's fields (never its history). */
+  update(sessionId: string, patch: Partial<Omit<SessionRecord, "sessionId">>): void | Promise<void>;
+  /** Records one update that was sent (or applied) for the session, in order. */
+  appendUpdate(sessionId: string, update: SessionUpdate): void | Promise<void>;
+  /** The history to replay on `session/resume` with `replayFrom: {type: "start"}`, oldest first. */
+  history(sessionId: string): readonly SessionUpdate[] | Promise<readonly SessionUpdate[]>;
+  /**
+   * One page of sessions, newest first. Throws `InvalidCursorError` for a cursor it did not issue.
+   */
+  list(query: ListSessionsQuery): ListSessionsPage | Promise<ListSessionsPage>;
+  /** Removes the session and its history. Unknown ids are ignored. */
+  delete(sessionId: string): void | Promise<void>;
+}
+
+/** A list cursor the store cannot read; the engine answers it with -32602. */
+export class InvalidCursorError extends Error {
+  override readonly name = "InvalidCursorError";
+  constructor(cursor: string) {
+    super(`Unknown or malformed session list cursor: ${JSON.stringify(cursor)}`);
+  }
+}

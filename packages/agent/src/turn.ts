@@ -1,0 +1,304 @@
+/**
+ * The object a prompt handler (or agent-initiated work) receives: the prompt, an abort signal and
+ * builders for everything a turn emits. Every builder refuses to send after the turn's idle
+ * (`TurnEndedError`), so nothing of a turn can leak past its end.
+ */
+import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type { ContentInput } from "./builders/content.js";
+import { MessageBuilder } from "./builders/message.js";
+import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
+import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
+import { ToolCallBuilder, type ToolCallInit, type ToolCallPatch } from "./builders/tool-call.js";
+import { assertElicitationMode, interpretElicitationResponse, type ElicitationRequest, type ElicitationResult } from "./elicitation.js";
+import { TurnEndedError } from "./errors.js";
+import type { IdKind } from "./ids.js";
+import { CANCELLED_PERMISSION, DEFAULT_PERMISSION_OPTIONS, interpretPermissionResponse, type PermissionDecision, type PermissionRequest } from "./permission.js";
+import { promptText } from "./prompt-content.js";
+import type { AgentSession, ClientContext } from "./session-types.js";
+import type { UpdateOwner } from "./update-owner.js";
+import type { FollowUp, WorkRun } from "./work-run.js";
+
+export interface NoticeInput {
+  severity: "info" | "warning" | "error" | `_${string}`;
+  title: string;
+  description?: string;
+}
+
+/** A tool call of a turn, with a permission request bound to it. */
+export class TurnToolCall extends ToolCallBuilder {
+  readonly #turn: TurnImpl;
+  /** @internal */
+  constructor(turn: TurnImpl, id: string, init: ToolCallInit) {
+    super(turn.toolCallHost, id, init);
+    this.#turn = turn;
+  }
+  /**
+   * Asks the user to approve this call. `patch` (e.g. a new title or status) travels in the
+   * request's tool-call subject, which the client applies like a `tool_call_update`.
+   */
+  requestPermission(request: Omit<PermissionRequest, "subject" | "title"> & { title?: string; patch?: ToolCallPatch } = {}): Promise<PermissionDecision> {
+    const { patch = {}, title, ...rest } = request;
+    const subject = { type: "tool_call", toolCall: this.toUpdate(patch) } as unknown as PermissionRequest["subject"];
+    return this.#turn.requestPermissionWith({ ...rest, title: title ?? "Allow this tool call?", subject }, () => this.applyRecorded(patch));
+  }
+}
+
+export interface Turn {
+  readonly session: AgentSession;
+  /** The prompt's content blocks (empty for agent-initiated work). */
+  readonly prompt: readonly ContentBlock[];
+  /** The prompt's text blocks joined with blank lines. */
+  readonly text: string;
+  /** Id of the inserted user message; undefined for agent-initiated work. */
+  readonly messageId: string | undefined;
+  /** Aborts on `session/cancel`, `session/close`, connection loss, and when the turn ends. */
+  readonly signal: AbortSignal;
+  /** False once the turn's idle was sent: every builder then throws `TurnEndedError`. */
+  readonly active: boolean;
+  /** True once the client cancelled (the turn will end `cancelled` whatever the handler does). */
+  readonly cancelled: boolean;
+  readonly client: ClientContext;
+
+  /** A new agent message; `content` (if given) is sent at once as its full content. */
+  message(content?: ContentInput | readonly ContentInput[]): MessageBuilder;
+  /** Shorthand: a new agent message with this content. */
+  say(content: ContentInput | readonly ContentInput[]): Promise<MessageBuilder>;
+  /** A new agent thought; `content` (if given) is sent at once. */
+  thought(content?: ContentInput | readonly ContentInput[]): MessageBuilder;
+  /** Streams a new agent message from an (async) iterable of text or blocks. */
+  stream(source: AsyncIterable<ContentInput> | Iterable<ContentInput>): Promise<MessageBuilder>;
+  /** Reports a new tool call (status `pending`, kind `other` unless given). */
+  toolCall(init: ToolCallInit): TurnToolCall;
+  /** Reports a new display-only terminal. */
+  terminal(init?: TerminalInit): TerminalBuilder;
+  /** Reports a plan (each `set` replaces its entries). */
+  plan(entries: readonly (PlanEntryInput | string)[], options?: { planId?: string }): PlanBuilder;
+  usage(usage: Omit<UsageUpdate, "sessionUpdate">): Promise<void>;
+  /** A live-only notice (never replayed, never required for correctness). */
+  notice(notice: NoticeInput): Promise<void>;
+  /** Any other update (e.g. a `_vendor` variant). `state_update` is the engine's and is refused. */
+  emit(update: SessionUpdate): Promise<void>;
+  /** Asks the user for permission; resolves `cancelled` (not granted) when the turn is cancelled. */
+  requestPermission(request: PermissionRequest): Promise<PermissionDecision>;
+  /**
+   * Asks the user for input. Throws `CapabilityNotSupportedError` (nothing sent) when the client
+   * did not advertise the mode. Resolves `{action: "cancel"}` when the turn is cancelled.
+   */
+  elicit(request: ElicitationRequest): Promise<ElicitationResult>;
+  /** Tells the client a URL-mode elicitation finished (`elicitation/complete`). */
+  completeElicitation(elicitationId: string): Promise<void>;
+  /**
+   * Opts this turn in to follow-up prompts: while registered, a prompt for the session is inserted
+   * at once and handed to `listener` instead of waiting in the queue for the next turn.
+   */
+  onFollowUp(listener: (followUp: FollowUp) => void): { dispose(): void };
+  /**
+   * The same opt-in as an async iterator: yields each follow-up prompt as it is inserted and ends
+   * when the turn's signal aborts (or when the loop is left with `break`).
+   */
+  followUps(): AsyncIterableIterator<FollowUp>;
+}
+
+/** What a turn needs from its session runtime. */
+export interface TurnHost {
+  readonly sessionId: string;
+  readonly session: AgentSession;
+  readonly client: ClientContext;
+  newId(kind: IdKind): string;
+  emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
+  recordFromRun(run: WorkRun, update: SessionUpdate): void;
+  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }>;
+  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
+  trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
+  trackTerminal(terminal: TerminalBuilder): void;
+}
+
+export class TurnImpl implements Turn, UpdateOwner {
+  readonly prompt: readonly ContentBlock[];
+  readonly messageId: string | undefined;
+  readonly #host: TurnHost;
+  readonly #run: WorkRun;
+  #text: string | undefined;
+
+  /** @internal */
+  readonly toolCallHost: { owner: UpdateOwner; track(call: ToolCallBuilder): void };
+  readonly #terminalHost: { owner: UpdateOwner; track(t: TerminalBuilder): void };
+
+  constructor(host: TurnHost, run: WorkRun, prompt: readonly ContentBlock[], messageId: string | undefined) {
+    this.#host = host;
+    this.#run = run;
+    this.prompt = prompt;
+    this.messageId = messageId;
+    this.toolCallHost = { owner: this, track: (call) => host.trackToolCall(run, call) };
+    this.#terminalHost = { owner: this, track: (t) => host.trackTerminal(t) };
+  }
+
+  get sessionId(): string {
+    return this.#host.sessionId;
+  }
+  get session(): AgentSession {
+    return this.#host.session;
+  }
+  get client(): ClientContext {
+    return this.#host.client;
+  }
+  get text(): string {
+    return (this.#text ??= promptText(this.prompt));
+  }
+  get signal(): AbortSignal {
+    return this.#run.controller.signal;
+  }
+  get active(): boolean {
+    return !this.#run.ended;
+  }
+  get cancelled(): boolean {
+    return this.#run.cancelRequested;
+  }
+
+  emit(update: SessionUpdate, what = "turn.emit"): Promise<void> {
+    if ((update as { sessionUpdate?: unknown }).sessionUpdate === "state_update") {
+      throw new TypeError(`${what}: state_update is sent by the turn engine; return a stop reason instead`);
+    }
+    return this.#host.emitFromRun(this.#run, update, what);
+  }
+
+  record(update: SessionUpdate): void {
+    this.#host.recordFromRun(this.#run, update);
+  }
+
+  message(content?: ContentInput | readonly ContentInput[]): MessageBuilder {
+    return this.#newMessage("agent_message", content);
+  }
+
+  async say(content: ContentInput | readonly ContentInput[]): Promise<MessageBuilder> {
+    this.#assertActive("turn.say");
+    const message = new MessageBuilder(this, "agent_message", this.#host.newId("agent_message"));
+    await message.set(content);
+    return message;
+  }
+
+  thought(content?: ContentInput | readonly ContentInput[]): MessageBuilder {
+    return this.#newMessage("agent_thought", content);
+  }
+
+  async stream(source: AsyncIterable<ContentInput> | Iterable<ContentInput>): Promise<MessageBuilder> {
+    this.#assertActive("turn.stream");
+    const message = new MessageBuilder(this, "agent_message", this.#host.newId("agent_message"));
+    await message.pipe(source);
+    return message;
+  }
+
+  toolCall(init: ToolCallInit): TurnToolCall {
+    this.#assertActive("turn.toolCall");
+    return new TurnToolCall(this, init.toolCallId ?? this.#host.newId("tool_call"), init);
+  }
+
+  terminal(init: TerminalInit = {}): TerminalBuilder {
+    this.#assertActive("turn.terminal");
+    return new TerminalBuilder(this.#terminalHost, init.terminalId ?? this.#host.newId("terminal"), init);
+  }
+
+  plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {
+    this.#assertActive("turn.plan");
+    const plan = new PlanBuilder(this, options.planId ?? this.#host.newId("plan"));
+    void plan.set(entries);
+    return plan;
+  }
+
+  usage(usage: Omit<UsageUpdate, "sessionUpdate">): Promise<void> {
+    return this.emit({ sessionUpdate: "usage_update", ...usage } as SessionUpdate, "turn.usage");
+  }
+
+  notice(notice: NoticeInput): Promise<void> {
+    return this.emit({ sessionUpdate: "notice", ...notice } as SessionUpdate, "turn.notice");
+  }
+
+  requestPermission(request: PermissionRequest): Promise<PermissionDecision> {
+    return this.requestPermissionWith(request, undefined);
+  }
+
+  /** @internal `onSent` runs once the request was validated and sent. */
+  async requestPermissionWith(request: PermissionRequest, onSent: (() => void) | undefined): Promise<PermissionDecision> {
+    this.#assertActive("turn.requestPermission");
+    const options = request.options ?? DEFAULT_PERMISSION_OPTIONS;
+    const params: Record<string, unknown> = { sessionId: this.sessionId, title: request.title, options: [...options] };
+    if (request.description !== undefined) params.description = request.description;
+    if (request.subject !== undefined) params.subject = request.subject;
+    if (request._meta !== undefined) params._meta = request._meta;
+    const pending = this.#host.clientRequest(this.#run, "session/request_permission", params, request.blocking ?? true);
+    onSent?.();
+    const outcome = await pending;
+    return outcome.ok ? interpretPermissionResponse(outcome.value, options) : CANCELLED_PERMISSION;
+  }
+
+  async elicit(request: ElicitationRequest): Promise<ElicitationResult> {
+    this.#assertActive("turn.elicit");
+    assertElicitationMode(request.mode, this.client.capabilities);
+    const params: Record<string, unknown> = { sessionId: this.sessionId, mode: request.mode, message: request.message };
+    if (request.toolCallId !== undefined) params.toolCallId = request.toolCallId;
+    if (request._meta !== undefined) params._meta = request._meta;
+    let elicitationId: string | undefined;
+    if (request.mode === "form") params.requestedSchema = request.requestedSchema;
+    else {
+      elicitationId = request.elicitationId ?? this.#host.newId("elicitation");
+      params.elicitationId = elicitationId;
+      params.url = request.url;
+    }
+    const outcome = await this.#host.clientRequest(this.#run, "elicitation/create", params, request.blocking ?? true);
+    return interpretElicitationResponse(outcome.ok ? outcome.value : undefined, elicitationId);
+  }
+
+  completeElicitation(elicitationId: string): Promise<void> {
+    return this.#host.notifyClient(this.#run, "elicitation/complete", { elicitationId }, "turn.completeElicitation");
+  }
+
+  onFollowUp(listener: (followUp: FollowUp) => void): { dispose(): void } {
+    this.#assertActive("turn.onFollowUp");
+    this.#run.followUpListeners.add(listener);
+    return { dispose: () => void this.#run.followUpListeners.delete(listener) };
+  }
+
+  followUps(): AsyncIterableIterator<FollowUp> {
+    const buffered: FollowUp[] = [];
+    let wake: (() => void) | undefined;
+    const subscription = this.onFollowUp((followUp) => {
+      buffered.push(followUp);
+      wake?.();
+    });
+    const signal = this.signal;
+    const onAbort = (): void => wake?.();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (): IteratorResult<FollowUp> => {
+      subscription.dispose();
+      signal.removeEventListener("abort", onAbort);
+      return { value: undefined, done: true };
+    };
+    const iterator: AsyncIterableIterator<FollowUp> = {
+      [Symbol.asyncIterator]: () => iterator,
+      next: async () => {
+        for (;;) {
+          const next = buffered.shift();
+          if (next !== undefined) return { value: next, done: false };
+          if (signal.aborted) return finish();
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      },
+      return: async () => finish(),
+    };
+    return iterator;
+  }
+
+  #newMessage(kind: "agent_message" | "agent_thought", content: ContentInput | readonly ContentInput[] | undefined): MessageBuilder {
+    this.#assertActive(kind === "agent_message" ? "turn.message" : "turn.thought");
+    const message = new MessageBuilder(this, kind, this.#host.newId(kind === "agent_message" ? "agent_message" : "thought"));
+    if (content !== undefined) void message.set(content);
+    return message;
+  }
+
+  #assertActive(what: string): void {
+    if (this.#run.ended) throw new TurnEndedError(what);
+  }
+}
+
+export type { FollowUp, PermissionOption };

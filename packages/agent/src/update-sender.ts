@@ -1,0 +1,58 @@
+/**
+ * The single exit for `session/update`: validate (when on), record in the session history, send.
+ * Validation runs before anything else, so an invalid update is neither recorded nor sent.
+ */
+import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import type { OutgoingCheck } from "./outgoing-check.js";
+import type { Peer } from "./peer.js";
+import type { SessionStore } from "./session-store.js";
+
+/** Updates that are not history: foreground snapshots and notices are never replayed. */
+const LIVE_ONLY: ReadonlySet<string> = new Set(["state_update", "notice"]);
+
+export class UpdateSender {
+  readonly #peer: Peer;
+  readonly #store: SessionStore;
+  readonly #check: OutgoingCheck | undefined;
+  readonly #logger: Logger;
+
+  constructor(peer: Peer, store: SessionStore, check: OutgoingCheck | undefined, logger: Logger) {
+    this.#peer = peer;
+    this.#store = store;
+    this.#check = check;
+    this.#logger = logger;
+  }
+
+  /** Throws `InvalidOutgoingMessageError` for an invalid message of `method` (when validation is on). */
+  check(method: string, part: "params" | "result", value: unknown): void {
+    this.#check?.(method, part, value);
+  }
+
+  /**
+   * Sends one update. Throws synchronously when it is invalid; the returned promise settles when
+   * the transport accepted it and never rejects (a dead connection ends every turn instead).
+   */
+  send(sessionId: string, update: SessionUpdate, options: { record?: boolean } = {}): Promise<void> {
+    const params = { sessionId, update };
+    this.#check?.("session/update", "params", params);
+    if (options.record !== false && !LIVE_ONLY.has((update as { sessionUpdate: string }).sessionUpdate)) this.record(sessionId, update);
+    try {
+      const sent = this.#peer.notify("session/update", params);
+      if (sent === undefined) return Promise.resolve();
+      return Promise.resolve(sent).catch((error: unknown) => this.#logger.debug?.("session/update not delivered", { sessionId, error }));
+    } catch (error) {
+      this.#logger.debug?.("session/update not delivered", { sessionId, error });
+      return Promise.resolve();
+    }
+  }
+
+  /** Records an update in the history without sending it. Store failures are logged, not thrown. */
+  record(sessionId: string, update: SessionUpdate): void {
+    try {
+      const done = this.#store.appendUpdate(sessionId, update);
+      if (done !== undefined) done.catch((error: unknown) => this.#logger.error?.("Session store failed to record an update", { sessionId, error }));
+    } catch (error) {
+      this.#logger.error?.("Session store failed to record an update", { sessionId, error });
+    }
+  }
+}

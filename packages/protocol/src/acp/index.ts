@@ -1,0 +1,24 @@
+export {
+  AcpConnection,
+  createAgentSideConnection,
+  createClientSideConnection,
+  type AcpConnectionOptions,
+  type AcpNotificationContext,
+  type AcpNotificationHandler,
+  type AcpRequestContext,
+  type AcpRequestHandler,
+  type ExtNotificationHandler,
+  type ExtRequestHandler,
+} from "./acp-connection.js";
+export {
+  isExtensionMethod,
+  type AcpSide,
+  type ExtensionMethod,
+  type HandledNotifications,
+  type HandledRequests,
+  type PeerSide,
+  type SentNotifications,
+  type SentRequests,
+} from "./sides.js";
+export { isSupportedProtocolVersion, negotiateProtocolVersion, negotiateVersion, unsupportedAgentVersionError } from "./version.js";
+export { defaultValidateOutgoing } from "./outgoing-validation.js";

@@ -1,0 +1,202 @@
+/**
+ * Two linked in-process transports: what one sends, the other receives. For tests, benchmarks
+ * and in-process agents. Payloads are strings, order is kept, and a whole queue is delivered in
+ * one microtask (no per-message stream hop). Delivery is always asynchronous, so a handler that
+ * answers never re-enters its own connection.
+ */
+import { ConnectionError } from "./errors.js";
+import type { Transport, TransportSink } from "./transport.js";
+
+export interface InMemoryTransport extends Transport {
+  /** Breaks the channel: both sides' sinks get `error`, queued payloads are dropped. */
+  fail(error: ConnectionError): void;
+}
+
+export interface InMemoryTransportOptions {
+  /**
+   * Undelivered payloads after which `send()` returns a promise (resolved once the queue drained
+   * below the mark). Default 1024.
+   */
+  highWaterMark?: number;
+}
+
+/** One direction of the channel: a queue of payloads on its way to one sink. */
+class Lane {
+  queue: (string | undefined)[] = [];
+  head = 0;
+  sink: TransportSink | undefined;
+  scheduled = false;
+  paused = false;
+  /** No more payloads will be queued; deliver the rest, then `closed()`. */
+  ending = false;
+  /** The receiving sink got `closed()`. */
+  done = false;
+  failure: ConnectionError | undefined;
+  readonly drainWaiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  readonly highWaterMark: number;
+
+  constructor(highWaterMark: number) {
+    this.highWaterMark = highWaterMark;
+  }
+
+  get backlog(): number {
+    return this.queue.length - this.head;
+  }
+
+  push(payload: string): void | Promise<void> {
+    this.queue.push(payload);
+    this.schedule();
+    if (this.backlog < this.highWaterMark) return;
+    return new Promise((resolve, reject) => this.drainWaiters.push({ resolve, reject }));
+  }
+
+  schedule(): void {
+    if (this.scheduled || this.paused || this.sink === undefined || this.done) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.pump());
+  }
+
+  pump(): void {
+    this.scheduled = false;
+    const sink = this.sink;
+    if (sink === undefined || this.done) return;
+    while (this.head < this.queue.length && !this.done) {
+      const payload = this.queue[this.head] as string;
+      this.queue[this.head++] = undefined;
+      let pause: void | PromiseLike<void>;
+      try {
+        pause = sink.message(payload);
+      } catch {
+        // A sink must not throw; if one does, the payload is its problem, the order is ours.
+        pause = undefined;
+      }
+      if (pause !== undefined && typeof pause.then === "function") {
+        this.paused = true;
+        const resume = (): void => {
+          this.paused = false;
+          this.compact();
+          this.schedule();
+          this.finishIfEnded();
+        };
+        pause.then(resume, resume);
+        this.compact();
+        return;
+      }
+    }
+    this.compact();
+    this.finishIfEnded();
+  }
+
+  compact(): void {
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.backlog < this.highWaterMark && this.drainWaiters.length > 0) {
+      for (const waiter of this.drainWaiters.splice(0)) waiter.resolve();
+    }
+  }
+
+  finishIfEnded(): void {
+    if (this.ending && !this.paused && this.backlog === 0) this.deliverClosed(undefined);
+  }
+
+  end(): void {
+    this.ending = true;
+    if (this.sink !== undefined) this.schedule();
+    this.finishIfEnded();
+    // Senders waiting on this lane are released: what they queued is still delivered.
+    for (const waiter of this.drainWaiters.splice(0)) waiter.resolve();
+  }
+
+  fail(error: ConnectionError): void {
+    this.queue = [];
+    this.head = 0;
+    this.failure = error;
+    this.ending = true;
+    for (const waiter of this.drainWaiters.splice(0)) waiter.reject(error);
+    this.deliverClosed(error);
+  }
+
+  deliverClosed(error: ConnectionError | undefined): void {
+    if (this.done || this.sink === undefined) return;
+    this.done = true;
+    const sink = this.sink;
+    try {
+      sink.closed(error);
+    } catch {
+      // A sink must not throw from closed(); nothing more to deliver either way.
+    }
+  }
+
+  attach(sink: TransportSink): void {
+    this.sink = sink;
+    if (this.failure !== undefined) this.deliverClosed(this.failure);
+    else this.schedule(); // the pump also delivers a pending end
+
+  }
+}
+
+class InMemoryEndpoint implements InMemoryTransport {
+  readonly #inbound: Lane;
+  readonly #outbound: Lane;
+  #closed = false;
+  #started = false;
+  #peer!: InMemoryEndpoint;
+
+  constructor(inbound: Lane, outbound: Lane) {
+    this.#inbound = inbound;
+    this.#outbound = outbound;
+  }
+
+  link(peer: InMemoryEndpoint): void {
+    this.#peer = peer;
+  }
+
+  start(sink: TransportSink): void {
+    if (this.#started) throw new Error("InMemoryTransport.start() was already called");
+    this.#started = true;
+    this.#inbound.attach(sink);
+  }
+
+  send(payload: string): void | Promise<void> {
+    if (this.#closed) throw this.#outbound.failure ?? ConnectionError.closed("In-memory transport is closed");
+    return this.#outbound.push(payload);
+  }
+
+  close(): Promise<void> {
+    this.#shutDown();
+    this.#peer.#shutDown();
+    return Promise.resolve();
+  }
+
+  /** This side stops sending; what it queued still reaches the peer, then the peer sees the end. */
+  #shutDown(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#outbound.end();
+  }
+
+  fail(error: ConnectionError): void {
+    this.#closed = true;
+    this.#peer.#closed = true;
+    this.#outbound.fail(error);
+    this.#inbound.fail(error);
+  }
+}
+
+/** Creates two transports wired to each other. */
+export function createInMemoryTransportPair(options: InMemoryTransportOptions = {}): [InMemoryTransport, InMemoryTransport] {
+  const highWaterMark = options.highWaterMark ?? 1024;
+  if (!(highWaterMark >= 1)) throw new RangeError(`highWaterMark must be at least 1, got ${highWaterMark}`);
+  const aToB = new Lane(highWaterMark);
+  const bToA = new Lane(highWaterMark);
+  const a = new InMemoryEndpoint(bToA, aToB);
+  const b = new InMemoryEndpoint(aToB, bToA);
+  a.link(b);
+  b.link(a);
+  return [a, b];
+}

@@ -1,0 +1,111 @@
+import type { Readable, Writable } from "node:stream";
+import { ConnectionError, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
+import { readLines, type LineReader } from "./line-reader.js";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { NdjsonWriter, type NdjsonWriterOptions, type WriteCoalescing } from "./ndjson-writer.js";
+
+export interface NdjsonTransportOptions {
+  /** Maximum bytes of one inbound line (default 32 MiB). Past it the transport closes with a `payload_too_large` error. */
+  maxLineBytes?: number;
+  /** When queued outbound lines are handed to the stream (default `"macrotask"`). */
+  writeCoalescing?: WriteCoalescing;
+  /** Outbound bytes past which `send` returns a promise (default: the stream's high-water mark). */
+  highWaterMark?: number;
+  /** End `output` when the transport closes (default `true`). */
+  endOutput?: boolean;
+  logger?: Logger;
+  /** Called once when the transport ended, right after the sink was told (or would have been). */
+  onEnd?: (error?: Error) => void;
+  /** @internal used by the agent side to write around its stdout guard. */
+  rawWrite?: NdjsonWriterOptions["rawWrite"];
+}
+
+/** A `Transport` over byte streams, with a view of its buffers. */
+export interface NdjsonTransport extends Transport {
+  /** Outbound bytes accepted by `send` and not yet taken by the operating system. */
+  readonly bufferedBytes: number;
+  /** Inbound bytes received and not yet delivered. */
+  readonly inboundBufferedBytes: number;
+  /** Whether the transport has ended (closed by either side or failed). */
+  readonly isClosed: boolean;
+  /** Hand outbound lines queued for coalescing to the stream now. */
+  flush(): void;
+}
+
+/**
+ * NDJSON over any pair of Node byte streams: one JSON-RPC payload per `\n`-terminated UTF-8
+ * line. The transport ends cleanly when `input` ends (after delivering every line), with a
+ * `ConnectionError` when a stream fails or an inbound line is too long.
+ */
+export function ndjsonTransport(input: Readable, output: Writable, options: NdjsonTransportOptions = {}): NdjsonTransport {
+  const logger = options.logger;
+  const endOutput = options.endOutput ?? true;
+  let sink: TransportSink | undefined;
+  let reader: LineReader | undefined;
+  let finished = false;
+  let finalError: Error | undefined;
+  let closing: Promise<void> | undefined;
+
+  const writer = new NdjsonWriter(output, {
+    coalescing: options.writeCoalescing,
+    highWaterMark: options.highWaterMark,
+    rawWrite: options.rawWrite,
+    onError: (error) => finish(error),
+  });
+
+  function finish(error?: Error): void {
+    if (finished) return;
+    finished = true;
+    finalError = error;
+    reader?.stop();
+    writer.dispose(error instanceof ConnectionError ? error : ConnectionError.closed("Transport closed"));
+    if (error) logger?.debug?.("stdio transport: closed with error", error);
+    if (endOutput && !output.destroyed && !output.writableEnded) output.end();
+    sink?.closed(error);
+    options.onEnd?.(error);
+  }
+
+  return {
+    start(newSink: TransportSink): void {
+      if (sink) throw new Error("Transport already started");
+      sink = newSink;
+      if (finished) {
+        // Closed before it was started: still report the end exactly once.
+        const error = finalError;
+        queueMicrotask(() => newSink.closed(error));
+        return;
+      }
+      reader = readLines(
+        input,
+        { line: (text) => newSink.message(text), end: (error) => finish(error) },
+        { maxLineBytes: options.maxLineBytes, logger },
+      );
+    },
+    send(payload: string): void | Promise<void> {
+      if (finished) throw finalError instanceof ConnectionError ? finalError : ConnectionError.closed("Cannot send: the transport is closed");
+      return writer.write(payload);
+    },
+    close(): Promise<void> {
+      closing ??= (async () => {
+        if (finished) return;
+        // Stop reading first so nothing is delivered after close() was called.
+        reader?.stop();
+        await writer.end(endOutput);
+        finish();
+      })();
+      return closing;
+    },
+    flush(): void {
+      writer.flush();
+    },
+    get bufferedBytes() {
+      return writer.bufferedBytes;
+    },
+    get inboundBufferedBytes() {
+      return reader?.bufferedBytes ?? 0;
+    },
+    get isClosed() {
+      return finished;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Readable, Writable } from "node:stream";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { ndjsonTransport, type NdjsonTransport } from "./ndjson-transport.js";
+import { guardStdout, type StdoutGuardMode } from "./stdout-guard.js";
+import type { WriteCoalescing } from "./ndjson-writer.js";
+
+export interface StdioTransportOptions {
+  /** Maximum bytes of one inbound line (default 32 MiB); past it the transport closes with `payload_too_large`. */
+  maxLineBytes?: number;
+  /**
+   * What happens to writes to `process.stdout` that do not come from the transport
+   * (default `"redirect"`: they go to stderr; `"throw"`: they are reported on stderr with a
+   * stack trace and throw `StdoutReservedError`;
+   * `"off"`: no guard). The guard stays installed after the transport closes.
+   */
+  stdoutGuard?: StdoutGuardMode;
+  /**
+   * Call `process.exit()` this many milliseconds after the transport closed (code 0 after a
+   * clean end, 1 after a failure such as an oversized line), in case something
+   * the agent owns (a timer, a socket) keeps the process alive. Off by default: a process
+   * whose handles are all closed exits by itself once stdin ends.
+   */
+  exitAfterCloseMs?: number;
+  writeCoalescing?: WriteCoalescing;
+  logger?: Logger;
+  /** Streams to use instead of `process.stdin` / `process.stdout` (tests, embedding). No guard is installed then. */
+  input?: Readable;
+  output?: Writable;
+}
+
+/**
+ * The agent's end of a stdio connection: reads the client's messages from `process.stdin`,
+ * writes to `process.stdout`. Ends cleanly when stdin ends (the client closed it or exited).
+ */
+export function stdioTransport(options: StdioTransportOptions = {}): NdjsonTransport {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const guard = output === process.stdout ? guardStdout(options.stdoutGuard ?? "redirect") : undefined;
+  const onEnd: ((error?: Error) => void)[] = [];
+  const transport = ndjsonTransport(input, output, {
+    maxLineBytes: options.maxLineBytes,
+    writeCoalescing: options.writeCoalescing,
+    logger: options.logger,
+    // process.stdout cannot really be closed; other streams are ended on close.
+    endOutput: output !== process.stdout,
+    rawWrite: guard?.write,
+    onEnd: (error) => {
+      for (const callback of onEnd) callback(error);
+    },
+  });
+
+  if (output === process.stdout) {
+    // Lines still queued for coalescing must not be lost when the agent calls process.exit().
+    // Writes to a stdout pipe or file are synchronous on Linux and macOS, so flushing here works.
+    const flushOnExit = (): void => transport.flush();
+    process.once("exit", flushOnExit);
+    onEnd.push(() => process.off("exit", flushOnExit));
+  }
+
+  const exitAfterCloseMs = options.exitAfterCloseMs;
+  if (exitAfterCloseMs !== undefined) {
+    onEnd.push((error) => {
+      setTimeout(() => process.exit(error ? 1 : 0), exitAfterCloseMs).unref();
+    });
+  }
+  return transport;
+}

@@ -1,0 +1,392 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
+import { type WebSocket, WebSocketServer } from "ws";
+import { CloseCodes } from "../close-codes.js";
+import type { Logger } from "../logger.js";
+import {
+  DEFAULT_MAX_PAYLOAD,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "../websocket-transport.js";
+import type { Authenticate, AuthRefused } from "./authenticate.js";
+import { createOriginCheck, type OriginPolicy } from "./origin.js";
+import { refuseUpgrade } from "./upgrade-refusal.js";
+import { type KeepaliveOptions, NodeWebSocketTransport } from "./ws-transport.js";
+
+/** The header carrying the server-chosen id of an ACP connection. */
+export const ACP_CONNECTION_ID_HEADER = "Acp-Connection-Id";
+
+/** What the server knows about an accepted connection. */
+export interface AcpConnectionInfo {
+  /** Fresh for each connection; also sent as the `Acp-Connection-Id` upgrade response header. */
+  connectionId: string;
+  /** The HTTP upgrade request (headers, URL, socket). */
+  request: IncomingMessage;
+  remoteAddress: string | undefined;
+  origin: string | undefined;
+  /** What `authenticate` returned as `principal`, if anything. */
+  principal: unknown;
+}
+
+export interface AcpWebSocketServerOptions extends WebSocketTransportOptions {
+  /** Serve each accepted connection, e.g. `(transport) => agent.serve(transport)`. */
+  onConnection(transport: WebSocketTransport, info: AcpConnectionInfo): void | Promise<void>;
+  /** Interface to bind when the server creates its own HTTP server. Default `127.0.0.1`. */
+  host?: string;
+  /** Port to listen on when the server creates its own HTTP server. Default 0 (ephemeral). */
+  port?: number;
+  /**
+   * An existing HTTP(S) server to attach to instead (it is not started or closed by us).
+   * Upgrades on other paths are left to its other `upgrade` listeners (404 if there are none).
+   */
+  server?: HttpServer | HttpsServer;
+  /** Endpoint path. Default `/acp`. */
+  path?: string;
+  /**
+   * Browser origins allowed to connect. A request carrying any other `Origin` is refused with
+   * 403; a request without `Origin` (a non-browser client) is allowed. Default: none.
+   */
+  allowedOrigins?: OriginPolicy;
+  /** Runs before the upgrade; a refusal answers 401/403/... and no WebSocket is created. */
+  authenticate?: Authenticate;
+  /** An `authenticate` call that has not settled after this long refuses the upgrade with 503. Default 10 s. */
+  authenticateTimeoutMs?: number;
+  /** Largest accepted frame in bytes; larger closes the connection with 1009. Default 32 MiB. */
+  maxPayload?: number;
+  /** Concurrent connections (including upgrades in progress); past it, 503. Default 1024. */
+  maxConnections?: number;
+  /** Ping/pong liveness; `false` disables it. Default: ping every 30 s, 10 s to answer. */
+  keepalive?: KeepaliveOptions | false;
+  /** Close with 1002 unless the first message is an `initialize` request with an id. Default true. */
+  requireInitializeFirst?: boolean;
+  /** Extra headers for the 101 response, e.g. a `Set-Cookie` for sticky routing. */
+  upgradeHeaders?: (request: IncomingMessage, connectionId: string) => Record<string, string | readonly string[]>;
+  /** Chooses a subprotocol among those the client offered (see `ws`'s `handleProtocols`). */
+  handleProtocols?: (protocols: Set<string>, request: IncomingMessage) => string | false;
+  /** Enable permessage-deflate compression. Default false (ACP messages are small and frequent). */
+  perMessageDeflate?: boolean;
+  /** How long a closing handshake may take before the socket is dropped. Default 5 s. */
+  closeTimeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface AcpWebSocketServer {
+  /** The HTTP server carrying the endpoint (ours or the one given). */
+  readonly httpServer: HttpServer | HttpsServer;
+  readonly path: string;
+  /** The bound address; throws if the HTTP server is not listening. */
+  address(): AddressInfo;
+  /** The bound port. */
+  readonly port: number;
+  /** `ws://host:port/path` of the endpoint. */
+  readonly url: string;
+  /** Open connections (accepted and not yet closed). */
+  readonly connections: number;
+  /**
+   * Graceful shutdown: refuse new upgrades, close every connection with 1001 and wait for it;
+   * connections still open after `timeoutMs` (default 5 s) are dropped. Stops our own HTTP server.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+
+/** Starts an ACP WebSocket endpoint. Resolves once it is listening. */
+export async function createAcpWebSocketServer(options: AcpWebSocketServerOptions): Promise<AcpWebSocketServer> {
+  const endpoint = new Endpoint(options);
+  await endpoint.listen();
+  return endpoint;
+}
+
+class Endpoint implements AcpWebSocketServer {
+  readonly httpServer: HttpServer | HttpsServer;
+  readonly path: string;
+  private readonly ownsServer: boolean;
+  private readonly wss: WebSocketServer;
+  private readonly originAllowed: (origin: string | undefined) => boolean;
+  private readonly maxConnections: number;
+  private readonly logger: Logger | undefined;
+  private readonly live = new Set<NodeWebSocketTransport>();
+  /** Slots taken by accepted connections and upgrades in progress. */
+  private reserved = 0;
+  private readonly upgradeIds = new WeakMap<IncomingMessage, string>();
+  /** Sockets whose upgrade is being decided (e.g. awaiting `authenticate`). */
+  private readonly pendingUpgrades = new Set<Duplex>();
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: AcpWebSocketServerOptions) {
+    this.path = options.path ?? "/acp";
+    this.logger = options.logger;
+    this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.originAllowed = createOriginCheck(options.allowedOrigins);
+    this.ownsServer = options.server === undefined;
+    this.httpServer = options.server ?? createServer(this.onPlainRequest);
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+      perMessageDeflate: options.perMessageDeflate ?? false,
+      ...(options.handleProtocols ? { handleProtocols: options.handleProtocols } : {}),
+    });
+    this.wss.on("headers", this.onHeaders);
+    this.httpServer.on("upgrade", this.onUpgrade);
+  }
+
+  listen(): Promise<void> {
+    if (!this.ownsServer) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.httpServer.once("error", onError);
+      this.httpServer.listen(this.options.port ?? 0, this.options.host ?? "127.0.0.1", () => {
+        this.httpServer.off("error", onError);
+        resolve();
+      });
+    });
+  }
+
+  address(): AddressInfo {
+    const address = this.httpServer.address();
+    if (address === null || typeof address === "string")
+      throw new Error("The ACP WebSocket server is not listening on a TCP port");
+    return address;
+  }
+
+  get port(): number {
+    return this.address().port;
+  }
+
+  get url(): string {
+    const { address, family } = this.address();
+    const host = family === "IPv6" ? `[${address}]` : address;
+    const scheme = "setSecureContext" in this.httpServer ? "wss" : "ws";
+    return `${scheme}://${host}:${this.port}${this.path}`;
+  }
+
+  get connections(): number {
+    return this.live.size;
+  }
+
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.closing ??= this.shutdown(options.timeoutMs ?? 5_000);
+    return this.closing;
+  }
+
+  private async shutdown(timeoutMs: number): Promise<void> {
+    this.httpServer.off("upgrade", this.onUpgrade);
+    const httpClosed = this.ownsServer
+      ? new Promise<void>((resolve) => this.httpServer.close(() => resolve()))
+      : Promise.resolve();
+    if (this.ownsServer) this.httpServer.closeIdleConnections?.();
+    for (const socket of this.pendingUpgrades) refuseUpgrade(socket, 503, "Server is shutting down");
+    const transports = [...this.live];
+    const allClosed = Promise.all(
+      transports.map((transport) => transport.close(CloseCodes.GoingAway, "Server shutting down")),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([allClosed, timedOut]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      this.logger?.warn?.("ACP WebSocket server: dropping connections that did not close in time", {
+        remaining: this.live.size,
+      });
+      for (const transport of this.live) {
+        transport.terminate(ConnectionError.closed("Server shutdown timed out", { closeCode: CloseCodes.GoingAway }));
+      }
+      await allClosed;
+    }
+    if (this.ownsServer) this.httpServer.closeAllConnections?.();
+    await httpClosed;
+    this.wss.off("headers", this.onHeaders);
+    this.wss.close();
+  }
+
+  /** Plain HTTP requests on our own server: this endpoint only speaks WebSocket. */
+  private readonly onPlainRequest = (request: IncomingMessage, response: ServerResponse): void => {
+    const pathname = safePathname(request.url);
+    if (pathname === this.path) {
+      response.writeHead(426, {
+        "Content-Type": "text/plain; charset=utf-8",
+        Upgrade: "websocket",
+        Connection: "Upgrade",
+      });
+      response.end("This ACP endpoint only accepts WebSocket upgrades");
+      return;
+    }
+    response.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
+    response.end("Not found");
+  };
+
+  private readonly onHeaders = (headers: string[], request: IncomingMessage): void => {
+    const connectionId = this.upgradeIds.get(request);
+    if (connectionId === undefined) return;
+    headers.push(`${ACP_CONNECTION_ID_HEADER}: ${connectionId}`);
+    const extra = this.options.upgradeHeaders?.(request, connectionId) ?? {};
+    for (const [name, value] of Object.entries(extra)) {
+      for (const item of typeof value === "string" ? [value] : value) {
+        if (/[\r\n]/.test(name) || /[\r\n]/.test(item)) continue;
+        headers.push(`${name}: ${item}`);
+      }
+    }
+  };
+
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // A socket error before the upgrade completes must not crash the process.
+    socket.on("error", destroyOnError);
+    this.handleUpgrade(request, socket, head).catch((error: unknown) => {
+      this.logger?.error?.("ACP WebSocket upgrade failed", error);
+      refuseUpgrade(socket, 500, "Internal server error");
+    });
+  };
+
+  private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (safePathname(request.url) !== this.path) {
+      // On a shared server another listener may own this path.
+      if (this.ownsServer || this.httpServer.listenerCount("upgrade") <= 1) refuseUpgrade(socket, 404, "Not found");
+      return;
+    }
+    if (this.closing) return refuseUpgrade(socket, 503, "Server is shutting down");
+    const origin = headerValue(request.headers.origin);
+    if (!this.originAllowed(origin)) {
+      this.logger?.info?.("ACP WebSocket upgrade refused: origin not allowed", { origin });
+      return refuseUpgrade(socket, 403, "Origin not allowed");
+    }
+    if (this.reserved >= this.maxConnections) {
+      this.logger?.warn?.("ACP WebSocket upgrade refused: too many connections", {
+        maxConnections: this.maxConnections,
+      });
+      return refuseUpgrade(socket, 503, "Too many connections", { "Retry-After": "1" });
+    }
+    this.reserved++;
+    let slotHeld = true;
+    const releaseSlot = () => {
+      if (slotHeld) {
+        slotHeld = false;
+        this.reserved--;
+      }
+    };
+    try {
+      let principal: unknown;
+      if (this.options.authenticate) {
+        this.pendingUpgrades.add(socket);
+        let result: Awaited<ReturnType<Authenticate>> | "timeout";
+        try {
+          result = await this.runAuthenticate(this.options.authenticate, request);
+        } finally {
+          this.pendingUpgrades.delete(socket);
+        }
+        if (result === "timeout") {
+          this.logger?.warn?.("ACP WebSocket upgrade refused: authenticate timed out");
+          releaseSlot();
+          return refuseUpgrade(socket, 503, "Authentication timed out");
+        }
+        if (result === false || (typeof result === "object" && !result.ok)) {
+          const refusal: AuthRefused = typeof result === "object" && !result.ok ? result : { ok: false };
+          const status = refusal.status ?? 401;
+          this.logger?.info?.("ACP WebSocket upgrade refused by authenticate", { status });
+          releaseSlot();
+          return refuseUpgrade(socket, status, refusal.message ?? "Unauthorized", refusal.headers);
+        }
+        if (typeof result === "object") principal = result.principal;
+      }
+      if (socket.destroyed) return releaseSlot();
+      if (this.closing) {
+        releaseSlot();
+        return refuseUpgrade(socket, 503, "Server is shutting down");
+      }
+      const connectionId = randomUUID();
+      this.upgradeIds.set(request, connectionId);
+      // If the handshake fails (ws answers 400 itself) the callback never runs: free the slot.
+      socket.once("close", releaseSlot);
+      this.wss.handleUpgrade(request, socket, head, (webSocket) => {
+        socket.off("close", releaseSlot);
+        socket.off("error", destroyOnError);
+        this.accept(
+          webSocket,
+          socket,
+          { connectionId, request, remoteAddress: request.socket.remoteAddress, origin, principal },
+          releaseSlot,
+        );
+      });
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
+  }
+
+  private async runAuthenticate(
+    authenticate: Authenticate,
+    request: IncomingMessage,
+  ): Promise<Awaited<ReturnType<Authenticate>> | "timeout"> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.options.authenticateTimeoutMs ?? 10_000);
+    });
+    try {
+      return await Promise.race([authenticate(request), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private accept(webSocket: WebSocket, socket: Duplex, info: AcpConnectionInfo, releaseSlot: () => void): void {
+    const transport = new NodeWebSocketTransport(webSocket, {
+      rawSocket: socket,
+      connectionId: info.connectionId,
+      logger: this.logger,
+      keepalive: this.options.keepalive,
+      highWaterMark: this.options.highWaterMark,
+      maxBufferedBytes: this.options.maxBufferedBytes,
+      closeTimeoutMs: this.options.closeTimeoutMs,
+      requireInitializeFirst: this.options.requireInitializeFirst ?? true,
+    });
+    this.live.add(transport);
+    void transport.closed.then(() => {
+      this.live.delete(transport);
+      releaseSlot();
+    });
+    if (this.closing) {
+      void transport.close(CloseCodes.GoingAway, "Server shutting down");
+    }
+    this.logger?.debug?.("ACP WebSocket connection accepted", { connectionId: info.connectionId, origin: info.origin });
+    let served: void | Promise<void>;
+    try {
+      served = this.options.onConnection(transport, info);
+    } catch (error) {
+      this.failConnection(transport, error);
+      return;
+    }
+    if (served && typeof served.then === "function")
+      served.then(undefined, (error: unknown) => this.failConnection(transport, error));
+  }
+
+  private failConnection(transport: NodeWebSocketTransport, error: unknown): void {
+    this.logger?.error?.("ACP WebSocket onConnection failed; closing the connection", {
+      connectionId: transport.connectionId,
+      error,
+    });
+    void transport.close(CloseCodes.InternalError, "Internal error");
+  }
+}
+
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safePathname(url: string | undefined): string {
+  try {
+    return new URL(url ?? "/", "http://localhost").pathname;
+  } catch {
+    return "";
+  }
+}

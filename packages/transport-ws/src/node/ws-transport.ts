@@ -1,0 +1,360 @@
+import { ConnectionError, ConnectionErrorKinds, type TransportSink } from "@acp-kit/protocol/jsonrpc";
+import type { RawData, WebSocket } from "ws";
+import { CloseCodes } from "../close-codes.js";
+import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
+import { InboundDelivery } from "../inbound-delivery.js";
+import { checkFirstMessage } from "../initialize-first.js";
+import type { Logger } from "../logger.js";
+import {
+  DEFAULT_HIGH_WATER_MARK,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "../websocket-transport.js";
+
+/** Ping/pong liveness check: a peer that does not answer a ping in time is considered dead. */
+export interface KeepaliveOptions {
+  /** How often to ping. Default 30 s. */
+  intervalMs?: number;
+  /** How long to wait for the pong before closing the connection. Default 10 s. */
+  timeoutMs?: number;
+}
+
+export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions {
+  logger?: Logger;
+  /** Ping/pong keepalive; `false` disables it. */
+  keepalive?: KeepaliveOptions | false;
+  /** How long `close()` waits for the closing handshake before dropping the socket. Default 5 s. */
+  closeTimeoutMs?: number;
+  /** Close with 1002 unless the first payload is an `initialize` request with an id (server side). */
+  requireInitializeFirst?: boolean;
+  connectionId?: string;
+  /**
+   * The TCP socket under the WebSocket. When given, frames sent in one event-loop turn are
+   * corked into one write (far fewer syscalls when streaming many small messages).
+   */
+  rawSocket?: { cork(): void; uncork(): void };
+}
+
+export const DEFAULT_KEEPALIVE_INTERVAL_MS = 30_000;
+export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 10_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/** Corked frames are flushed once they reach this size, even within one event-loop turn. */
+const CORK_FLUSH_BYTES = 64 * 1024;
+
+const OPEN = 1;
+
+/**
+ * The `Transport` over an open `ws` WebSocket, used by the Node server for each accepted
+ * connection and by the Node client.
+ */
+export class NodeWebSocketTransport implements WebSocketTransport {
+  readonly connectionId: string | undefined;
+  private readonly delivery: InboundDelivery;
+  private readonly highWaterMark: number;
+  private readonly maxBufferedBytes: number;
+  private readonly closeTimeoutMs: number;
+  private readonly logger: Logger | undefined;
+  private checkFirst: boolean;
+  /** Set once we decide how the channel ends (local close, our protocol close, an error). */
+  private ending: { error: ConnectionError | undefined } | undefined;
+  private socketClosed = false;
+  private readonly closedPromise: Promise<void>;
+  private resolveClosed!: () => void;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private pongTimer: ReturnType<typeof setTimeout> | undefined;
+  private paused = false;
+  private readonly rawSocket: { cork(): void; uncork(): void } | undefined;
+  private corked = false;
+  private uncorkScheduled = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    options: NodeWebSocketTransportOptions = {},
+  ) {
+    this.connectionId = options.connectionId;
+    this.logger = options.logger;
+    this.highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    this.checkFirst = options.requireInitializeFirst ?? false;
+    this.rawSocket = options.rawSocket;
+    this.closedPromise = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    this.delivery = new InboundDelivery(
+      {
+        pause: () => {
+          this.paused = true;
+          this.socket.pause();
+        },
+        resume: () => {
+          this.paused = false;
+          this.socket.resume();
+        },
+      },
+      this.logger,
+    );
+    // Nothing is read until `start`: payloads never arrive before the sink exists.
+    this.paused = true;
+    socket.pause();
+    socket.on("message", this.onMessage);
+    socket.on("close", this.onClose);
+    socket.on("error", this.onError);
+    if (socket.readyState !== OPEN) {
+      // Closed before we got it (e.g. the peer vanished during an async onConnection).
+      queueMicrotask(() => this.onClose(CloseCodes.Abnormal, Buffer.alloc(0)));
+    } else if (options.keepalive !== false) {
+      this.startKeepalive(options.keepalive ?? {});
+    }
+  }
+
+  get protocol(): string {
+    return this.socket.protocol;
+  }
+
+  /** Unsent bytes held by the socket. */
+  get bufferedAmount(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  /** Resolves once the socket is closed (for any reason). */
+  get closed(): Promise<void> {
+    return this.closedPromise;
+  }
+
+  start(sink: TransportSink): void {
+    this.delivery.start(sink);
+    if (!this.socketClosed && !this.delivery.finished && this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
+  }
+
+  send(payload: string): void | Promise<void> {
+    if (this.ending || this.socketClosed || this.socket.readyState !== OPEN) throw sendOnClosedError();
+    const buffered = this.socket.bufferedAmount;
+    if (buffered > this.maxBufferedBytes) {
+      // A closing frame would queue behind the backlog the peer is not reading: drop at once.
+      const error = errorForLocalClose(
+        ConnectionErrorKinds.WriteFailed,
+        CloseCodes.PolicyViolation,
+        "Send buffer overflow: the peer is not reading",
+        {
+          bufferedAmount: buffered,
+          maxBufferedBytes: this.maxBufferedBytes,
+        },
+      );
+      this.logger?.warn?.(error.message, { connectionId: this.connectionId });
+      this.terminate(error);
+      throw error;
+    }
+    if (this.rawSocket && !this.corked) {
+      this.corked = true;
+      this.rawSocket.cork();
+      if (!this.uncorkScheduled) {
+        this.uncorkScheduled = true;
+        setImmediate(this.uncork);
+      }
+    }
+    if (buffered + payload.length < this.highWaterMark) {
+      this.socket.send(payload);
+      // Bound what a cork holds: many connections each corking a megabyte adds up.
+      if (this.corked && buffered + payload.length >= CORK_FLUSH_BYTES) this.flushCork();
+      return;
+    }
+    this.flushCork();
+    // Over the high-water mark: the caller waits until this frame has been handed to the OS,
+    // which means everything queued before it has drained.
+    return new Promise((resolve, reject) => {
+      this.socket.send(payload, (error) => {
+        if (error) {
+          reject(new ConnectionError(ConnectionErrorKinds.WriteFailed, "WebSocket write failed", { cause: error }));
+        } else {
+          resolve();
+        }
+      });
+    });
+  }
+
+  private readonly uncork = (): void => {
+    this.uncorkScheduled = false;
+    this.flushCork();
+  };
+
+  private flushCork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.rawSocket?.uncork();
+  }
+
+  close(code: number = CloseCodes.Normal, reason = ""): Promise<void> {
+    if (!this.ending && !this.socketClosed) {
+      this.ending = { error: undefined };
+      this.closeSocket(code, reason);
+    }
+    return this.closedPromise;
+  }
+
+  /**
+   * Close because the peer broke a rule or limit: the sink gets `ConnectionError` of `kind`.
+   * Returns that error.
+   */
+  closeForViolation(
+    kind: ConnectionError["kind"],
+    code: number,
+    reason: string,
+    extra: Record<string, unknown> = {},
+  ): ConnectionError {
+    const error = errorForLocalClose(kind, code, reason, extra);
+    if (!this.ending && !this.socketClosed) {
+      this.logger?.warn?.(`Closing WebSocket connection: ${reason}`, { connectionId: this.connectionId, code });
+      this.ending = { error };
+      this.closeSocket(code, reason);
+    }
+    return error;
+  }
+
+  /** Drop the TCP connection at once, reporting `error` to the sink. */
+  terminate(error: ConnectionError): void {
+    if (this.socketClosed) return;
+    if (!this.ending) this.ending = { error };
+    this.socket.terminate();
+  }
+
+  private closeSocket(code: number, reason: string): void {
+    this.stopKeepalive();
+    // Read on, or the peer's closing frame would never be seen; later messages are dropped.
+    if (this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
+    try {
+      this.socket.close(code, reason);
+    } catch (error) {
+      this.logger?.warn?.("WebSocket close failed; dropping the connection", error);
+      this.socket.terminate();
+      return;
+    }
+    this.closeTimer = setTimeout(() => {
+      this.logger?.debug?.("WebSocket closing handshake timed out; dropping the connection", {
+        connectionId: this.connectionId,
+      });
+      this.socket.terminate();
+    }, this.closeTimeoutMs);
+    this.closeTimer.unref?.();
+  }
+
+  private readonly onMessage = (data: RawData, isBinary: boolean): void => {
+    if (this.ending) return;
+    this.markAlive();
+    if (isBinary) {
+      this.closeForViolation(
+        ConnectionErrorKinds.ProtocolViolation,
+        CloseCodes.UnsupportedData,
+        "Binary frames are not supported; send JSON-RPC messages as text frames",
+      );
+      return;
+    }
+    const text =
+      typeof data === "string" ? data : Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
+    if (this.checkFirst) {
+      this.checkFirst = false;
+      const refusal = checkFirstMessage(text);
+      if (refusal !== undefined) {
+        this.closeForViolation(ConnectionErrorKinds.ProtocolViolation, CloseCodes.ProtocolError, refusal);
+        return;
+      }
+    }
+    this.delivery.push(text);
+  };
+
+  private readonly onError = (error: Error & { code?: string }): void => {
+    if (this.ending) return;
+    let connectionError: ConnectionError;
+    if (error.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") {
+      connectionError = new ConnectionError(
+        ConnectionErrorKinds.PayloadTooLarge,
+        "WebSocket frame exceeds maxPayload",
+        {
+          cause: error,
+          details: { closeCode: CloseCodes.MessageTooBig },
+        },
+      );
+    } else if (error.code?.startsWith("WS_ERR_")) {
+      connectionError = new ConnectionError(
+        ConnectionErrorKinds.ProtocolViolation,
+        `Invalid WebSocket frame: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    } else {
+      connectionError = ConnectionError.closed(`WebSocket error: ${error.message}`, undefined, error);
+    }
+    this.logger?.debug?.("WebSocket error", { connectionId: this.connectionId, error });
+    // ws closes the socket after an error and then emits 'close'.
+    this.ending = { error: connectionError };
+  };
+
+  private readonly onClose = (code: number, reason: Buffer): void => {
+    if (this.socketClosed) return;
+    this.socketClosed = true;
+    this.stopKeepalive();
+    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.socket.off("message", this.onMessage);
+    this.socket.off("error", this.onError);
+    // Keep a no-op error listener: a late 'error' must not crash the process.
+    this.socket.on("error", noop);
+    const error = this.ending ? this.ending.error : errorForPeerClose(code, reason.toString());
+    this.delivery.end(error);
+    this.resolveClosed();
+  };
+
+  private startKeepalive(options: KeepaliveOptions): void {
+    const intervalMs = options.intervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS;
+    this.socket.on("pong", this.markAlive);
+    this.pingTimer = setInterval(() => {
+      if (this.pongTimer || this.ending) return;
+      this.socket.ping();
+      this.armPongTimer(timeoutMs);
+    }, intervalMs);
+    this.pingTimer.unref?.();
+  }
+
+  private armPongTimer(timeoutMs: number): void {
+    this.pongTimer = setTimeout(() => {
+      this.pongTimer = undefined;
+      if (this.paused) {
+        // We stopped reading (the sink is busy), so a pong may be sitting unread: wait on.
+        this.armPongTimer(timeoutMs);
+        return;
+      }
+      this.terminate(
+        ConnectionError.closed(`WebSocket peer did not answer a ping within ${timeoutMs} ms`, {
+          closeCode: CloseCodes.Abnormal,
+          reason: "keepalive_timeout",
+        }),
+      );
+    }, timeoutMs);
+    this.pongTimer.unref?.();
+  }
+
+  private readonly markAlive = (): void => {
+    if (this.pongTimer) {
+      clearTimeout(this.pongTimer);
+      this.pongTimer = undefined;
+    }
+  };
+
+  private stopKeepalive(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.pongTimer) clearTimeout(this.pongTimer);
+    this.pingTimer = undefined;
+    this.pongTimer = undefined;
+  }
+}
+
+function noop(): void {}
