@@ -1,7 +1,8 @@
 // Client-side throughput: @acp-kit/client (typed client + turn handle + full session store) vs the
 // official ACP SDK's v2 client (ActiveSession + its text-only `readTextUntilIdle`), in one run.
 //
-//   cd bench && pnpm exec tsx src/client-store.ts          (or --json: one JSON object on stdout)
+//   cd bench && pnpm exec tsx src/client-store.ts          (or --json: one JSON object on stdout;
+//                                                         --updates N: updates per turn, default 2000)
 //
 // Workload: TURNS prompt turns one after the other; in each the agent streams UPDATES updates:
 // 70% agent_message_chunk, 12% tool_call_update (20 tool calls per turn moving through their statuses),
@@ -15,8 +16,9 @@
 //   SDK            agent()/client() apps over the SDK's in-memory pairing; the client reads the
 //                  turn with ActiveSession.readTextUntilIdle() (zod-validated updates, text only:
 //                  tool calls and terminals are not materialized at all).
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+
 import { createAgentSideConnection, createInMemoryTransportPair } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 
 // The bench package does not depend on @acp-kit/client: load it from source by path, typed by the
 // little this benchmark uses.
@@ -40,7 +42,11 @@ const { connectToAgent } = (await import(clientEntry)) as {
 };
 
 const TURNS = 10;
-const UPDATES = 2_000;
+const argValue = (flag: string): number | undefined => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? Number(process.argv[i + 1]) : undefined;
+};
+const UPDATES = argValue("--updates") ?? 2_000;
 const ROUNDS = 3;
 const TARGET_RATIO = 1.5;
 const json = process.argv.includes("--json");
@@ -55,15 +61,34 @@ function turnUpdates(turn: number): Record<string, unknown>[] {
   for (let i = 0; i < UPDATES; i++) {
     const r = i % 100;
     const tool = `t${turn}-${Math.floor(i / 100) % 50}`;
-    if (r < 70) updates.push({ sessionUpdate: "agent_message_chunk", messageId: `a${turn}`, content: { type: "text", text: chunkText } });
-    else if (r < 82) updates.push({ sessionUpdate: "tool_call_update", toolCallId: tool, title: "Run tests", kind: "execute", status: statuses[i % 4] });
-    else if (r < 92) updates.push({ sessionUpdate: "tool_call_content_chunk", toolCallId: tool, content: { type: "content", content: { type: "text", text: "ok" } } });
+    if (r < 70)
+      updates.push({
+        sessionUpdate: "agent_message_chunk",
+        messageId: `a${turn}`,
+        content: { type: "text", text: chunkText },
+      });
+    else if (r < 82)
+      updates.push({
+        sessionUpdate: "tool_call_update",
+        toolCallId: tool,
+        title: "Run tests",
+        kind: "execute",
+        status: statuses[i % 4],
+      });
+    else if (r < 92)
+      updates.push({
+        sessionUpdate: "tool_call_content_chunk",
+        toolCallId: tool,
+        content: { type: "content", content: { type: "text", text: "ok" } },
+      });
     else updates.push({ sessionUpdate: "terminal_output_chunk", terminalId: `x${turn}`, data: terminalBytes });
   }
   return updates;
 }
 const scripts = Array.from({ length: TURNS }, (_, t) => turnUpdates(t));
-const expectedToolCalls = new Set(scripts.flat().flatMap((u) => (typeof u.toolCallId === "string" ? [u.toolCallId] : []))).size;
+const expectedToolCalls = new Set(
+  scripts.flat().flatMap((u) => (typeof u.toolCallId === "string" ? [u.toolCallId] : [])),
+).size;
 
 interface Stack {
   run(): Promise<void>;
@@ -100,7 +125,8 @@ async function ours(render: boolean): Promise<Stack> {
         session.store.getSnapshot();
       }
       const snapshot = session.store.getSnapshot();
-      if (snapshot.toolCalls.size !== expectedToolCalls) throw new Error(`the store has ${snapshot.toolCalls.size} tool calls, not ${expectedToolCalls}`);
+      if (snapshot.toolCalls.size !== expectedToolCalls)
+        throw new Error(`the store has ${snapshot.toolCalls.size} tool calls, not ${expectedToolCalls}`);
     },
     async close() {
       await client.close();
@@ -118,7 +144,8 @@ async function sdk(): Promise<Stack> {
     .onNotification("session/cancel", () => {})
     .onRequest("session/prompt", (ctx) => {
       const t = turn++ % TURNS;
-      const send = (update: unknown) => ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update } as never);
+      const send = (update: unknown) =>
+        ctx.client.notify("session/update", { sessionId: ctx.params.sessionId, update } as never);
       void (async () => {
         await send({ sessionUpdate: "user_message", messageId: `u${t}`, content: ctx.params.prompt });
         await send({ sessionUpdate: "state_update", state: "running" });
@@ -173,7 +200,11 @@ const result = {
   node: process.version,
   turns: TURNS,
   updatesPerTurn: UPDATES + 3,
-  updatesPerSecond: { acpKit: Math.round(best.ours), acpKitRender: Math.round(best.oursRender), sdk: Math.round(best.sdk) },
+  updatesPerSecond: {
+    acpKit: Math.round(best.ours),
+    acpKitRender: Math.round(best.oursRender),
+    sdk: Math.round(best.sdk),
+  },
   ratio: Number(ratio.toFixed(2)),
   renderRatio: Number(renderRatio.toFixed(2)),
   target: TARGET_RATIO,

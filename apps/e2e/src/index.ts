@@ -4,3 +4,4 @@ export * from "./processes.js";
 export * from "./agents.js";
 export * from "./normalize.js";
 export * from "./interop-matrix.js";
+export * from "./tcp-proxy.js";

@@ -2,7 +2,7 @@
  * The built `acp-sample-client` against the built `acp-sample-agent`, as a user runs them:
  * real processes over stdio (and WebSocket), checked through exit codes and output.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   childPids,
@@ -112,16 +112,20 @@ describe("acp-sample-client -- acp-sample-agent (stdio)", () => {
   });
 
   it("SIGINT cancels the running turn (exit 130) and the agent process is gone afterwards", async () => {
-    const p = client(["--prompt", "/slow 20"]);
-    await p.waitForLine(/│ tick 2\//, { stream: "stdout", timeoutMs: 15_000 });
+    // --json shows the output chunks as they stream (the rendered transcript only shows finished entries).
+    const p = client(["--json", "--prompt", "/slow 20"]);
+    await p.waitForLine(/"terminal_output_chunk"/, { stream: "stdout", timeoutMs: 15_000 });
     const [agentPid] = await childPids(p.pid);
     expect(agentPid).toBeGreaterThan(0);
     p.child.kill("SIGINT");
     const result = await finished(p);
     expect(result.code).toBe(130);
-    expect(result.stdout).toContain("Cancelling…");
-    expect(result.stdout).toContain("⊘ Wait 20 seconds (execute, cancelled)");
-    expect(result.stdout).toContain("— cancelled");
+    expect(result.stderr).toContain("Cancelling…");
+    expect(result.stderr).toContain("⊘ Wait 20 seconds (execute, cancelled)");
+    expect(result.stderr).toContain("└ killed by SIGINT");
+    expect(result.stderr).toContain("— cancelled");
+    const messages = parseTranscript(result.stdout);
+    expect(messages.some((m) => m.method === "session/cancel")).toBe(true);
     expect(await waitForExit(agentPid as number, 5000)).toBe(true);
   });
 
@@ -167,17 +171,18 @@ describe("acp-sample-agent process lifecycle", () => {
     agent.child.stdin.end();
     await agent.exited;
     const lines = agent.stdout().split("\n").filter(Boolean).map((l) => JSON.parse(l) as WireMessage);
-    expect(lines.map((l) => l.id)).toEqual([1, null]);
-    expect((lines[1]?.error as { code: number }).code).toBe(-32700);
+    expect(lines).toHaveLength(2);
+    expect(lines.find((l) => l.id === 1)?.result).toMatchObject({ protocolVersion: 2, info: { name: "acp-sample-agent" } });
+    expect((lines.find((l) => l.id === null)?.error as { code: number }).code).toBe(-32700);
   });
 });
 
 describe("acp-sample-client --ws", () => {
   let server: WsAgent;
-  beforeAll(async () => {
+  // Per test: the global afterEach stops every process a test started.
+  beforeEach(async () => {
     server = await startSampleWsAgent(["--token", "s3cret"]);
   });
-  afterAll(() => server.stop());
 
   it("prints the bound port on stderr and serves a full turn with the bearer token", async () => {
     expect(server.port).toBeGreaterThan(0);
@@ -192,6 +197,6 @@ describe("acp-sample-client --ws", () => {
     const p = startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--ws", server.url, "--token", "wrong", "--prompt", "hi"]);
     const { code } = await p.exited;
     expect(code).toBe(1);
-    expect(p.stderr()).toMatch(/401/);
+    expect(p.stderr(), p.stderr()).toMatch(/401/);
   });
 });

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 /** `acp-sample-agent`: serves the scripted agent over stdio (default) or WebSocket (`--ws`). */
 import { stdioTransport } from "@acp-kit/transport-stdio";
-import { bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 import { AGENT_USAGE, parseAgentArgs, type AgentCliOptions } from "./cli-args.js";
 import { createSampleAgent } from "./sample-agent.js";
 import { stderrLogger } from "./stderr-logger.js";
@@ -31,6 +30,8 @@ async function main(): Promise<void> {
     process.exit(0);
   }
 
+  // Loaded only for --ws, so stdio agents start faster.
+  const { bearerToken, createAcpWebSocketServer } = await import("@acp-kit/transport-ws/node");
   const server = await createAcpWebSocketServer({
     host: options.ws.host,
     port: options.ws.port,

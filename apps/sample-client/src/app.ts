@@ -8,7 +8,6 @@ import { createInterface } from "node:readline";
 import { connectToAgent, type AcpClient, type ClientSession, type Turn } from "@acp-kit/client";
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
 import { spawnAgent, type SpawnedAgent } from "@acp-kit/transport-stdio";
-import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import type { ClientCliOptions } from "./cli-args.js";
 import { Keyboard } from "./keyboard.js";
 import { LiveView } from "./live-view.js";
@@ -60,10 +59,13 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       transport = spawned.transport;
     } else {
       const headers: Record<string, string> = options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
+      // Loaded only for --ws, so spawning clients start faster.
+      const { connectWebSocket } = await import("@acp-kit/transport-ws/node");
       transport = await connectWebSocket(options.wsUrl as string, { headers, logger });
     }
   } catch (error) {
-    diag(style.red(`Could not reach the agent: ${(error as Error).message}`));
+    const status = (error as { details?: { httpStatus?: number } }).details?.httpStatus;
+    diag(style.red(`Could not reach the agent: ${(error as Error).message}${status !== undefined && !(error as Error).message.includes(String(status)) ? ` (HTTP ${status})` : ""}`));
     return 1;
   }
   if (options.json) transport = tapTransport(transport, (line) => io.stdout.write(`${line}\n`));

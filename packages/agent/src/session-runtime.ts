@@ -160,7 +160,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   terminal(init: TerminalInit = {}): TerminalBuilder {
     this.#assertOpen();
-    return new TerminalBuilder({ owner: this, track: (t) => this.trackTerminal(t) }, init.terminalId ?? this.newId("terminal"), init);
+    return new TerminalBuilder({ owner: this, track: (t) => this.trackTerminal(undefined, t) }, init.terminalId ?? this.newId("terminal"), init);
   }
 
   plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {
@@ -259,8 +259,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     run?.toolCalls.add(call);
   }
 
-  trackTerminal(terminal: TerminalBuilder): void {
+  trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void {
     this.#terminals.set(terminal.id, terminal);
+    run?.terminals.add(terminal);
   }
 
   // ---- Engine entry points (called by the connection) -----------------------------------------
@@ -469,6 +470,37 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#finish(run, outcome);
   }
 
+  /**
+   * A turn's tool calls and terminals belong to the turn (`session.toolCall` / `session.terminal`
+   * are for work that outlives it). Before its idle, every tool call that is not final is closed
+   * (`cancelled` for a cancelled turn, `failed` otherwise: a handler that returned without
+   * finishing one is logged), and terminals still running stop advertising `capabilities.cancel`.
+   * So no UI keeps a spinner or a cancel button for work nobody reports on any more.
+   */
+  #closeRunEntities(run: WorkRun, stopReason: StopReason): void {
+    if (this.#closed) return;
+    const finalStatus = stopReason === "cancelled" ? "cancelled" : "failed";
+    for (const call of run.toolCalls) {
+      if (call.isFinal) continue;
+      if (stopReason !== "cancelled" && stopReason !== "error") {
+        this.#services.logger.warn?.("A turn ended with a tool call that is not final; reporting it failed", { sessionId: this.id, toolCallId: call.id, status: call.status });
+      }
+      try {
+        void call.update({ status: finalStatus });
+      } catch (error) {
+        this.#services.logger.error?.("Could not close a tool call of an ending turn", error);
+      }
+    }
+    for (const terminal of run.terminals) {
+      if (terminal.exited || !terminal.cancellable) continue;
+      try {
+        void terminal.setCancelHandler(null);
+      } catch (error) {
+        this.#services.logger.error?.("Could not withdraw a terminal's cancel capability", error);
+      }
+    }
+  }
+
   #finish(run: WorkRun, outcome: Outcome): void {
     if (run.ended) return;
     let stopReason: StopReason;
@@ -489,21 +521,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       error = thrown instanceof RequestError ? { code: thrown.code, message: thrown.message } : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
       this.#services.logger.error?.("Turn handler failed", { sessionId: this.id, error: thrown });
     }
-    // Tool calls the run leaves unfinished are closed so no UI shows them spinning forever.
-    const finalStatus = stopReason === "cancelled" ? "cancelled" : stopReason === "error" ? "failed" : undefined;
-    for (const call of run.toolCalls) {
-      if (call.isFinal) continue;
-      if (finalStatus === undefined) {
-        this.#services.logger.warn?.("Turn ended with a tool call that is not final", { sessionId: this.id, toolCallId: call.id, status: call.status });
-        continue;
-      }
-      if (this.#closed) break;
-      try {
-        void call.update({ status: finalStatus });
-      } catch (e) {
-        this.#services.logger.error?.("Could not finalize a tool call", e);
-      }
-    }
+    this.#closeRunEntities(run, stopReason);
     run.ended = true;
     this.#persist({ data: this.data });
     run.abortPendingRequests();

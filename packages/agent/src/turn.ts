@@ -39,7 +39,8 @@ export class TurnToolCall extends ToolCallBuilder {
   requestPermission(request: Omit<PermissionRequest, "subject" | "title"> & { title?: string; patch?: ToolCallPatch } = {}): Promise<PermissionDecision> {
     const { patch = {}, title, ...rest } = request;
     const subject = { type: "tool_call", toolCall: this.toUpdate(patch) } as unknown as PermissionRequest["subject"];
-    return this.#turn.requestPermissionWith({ ...rest, title: title ?? "Allow this tool call?", subject }, () => this.applyRecorded(patch));
+    const question = title ?? (this.title === undefined ? "Allow this tool call?" : `Allow "${this.title}"?`);
+    return this.#turn.requestPermissionWith({ ...rest, title: question, subject }, () => this.applyRecorded(patch));
   }
 }
 
@@ -110,7 +111,7 @@ export interface TurnHost {
   clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }>;
   notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
-  trackTerminal(terminal: TerminalBuilder): void;
+  trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
 }
 
 export class TurnImpl implements Turn, UpdateOwner {
@@ -130,7 +131,7 @@ export class TurnImpl implements Turn, UpdateOwner {
     this.prompt = prompt;
     this.messageId = messageId;
     this.toolCallHost = { owner: this, track: (call) => host.trackToolCall(run, call) };
-    this.#terminalHost = { owner: this, track: (t) => host.trackTerminal(t) };
+    this.#terminalHost = { owner: this, track: (t) => host.trackTerminal(run, t) };
   }
 
   get sessionId(): string {
@@ -221,6 +222,8 @@ export class TurnImpl implements Turn, UpdateOwner {
   async requestPermissionWith(request: PermissionRequest, onSent: (() => void) | undefined): Promise<PermissionDecision> {
     this.#assertActive("turn.requestPermission");
     const options = request.options ?? DEFAULT_PERMISSION_OPTIONS;
+    const ids = new Set(options.map((o) => o.optionId));
+    if (ids.size !== options.length) throw new TypeError("turn.requestPermission: optionId values must be unique");
     const params: Record<string, unknown> = { sessionId: this.sessionId, title: request.title, options: [...options] };
     if (request.description !== undefined) params.description = request.description;
     if (request.subject !== undefined) params.subject = request.subject;

@@ -4,6 +4,7 @@
  * The session runtime drives it; it holds state only.
  */
 import type { ContentBlock } from "@acp-kit/protocol";
+import type { TerminalBuilder } from "./builders/terminal.js";
 import type { ToolCallBuilder } from "./builders/tool-call.js";
 import type { StopReason } from "./stop-reason.js";
 
@@ -26,6 +27,7 @@ export class WorkRun {
   blockers = 0;
   readonly pendingRequests = new Set<AbortController>();
   readonly toolCalls = new Set<ToolCallBuilder>();
+  readonly terminals = new Set<TerminalBuilder>();
   readonly followUpListeners = new Set<(followUp: FollowUp) => void>();
   graceTimer: ReturnType<typeof setTimeout> | undefined;
 

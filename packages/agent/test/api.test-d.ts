@@ -47,7 +47,7 @@ describe("turn and session types", () => {
         expectTypeOf(turn.messageId).toEqualTypeOf<string | undefined>();
         expectTypeOf(turn.requestPermission({ title: "x" })).resolves.toEqualTypeOf<PermissionDecision>();
         const call = turn.toolCall({ title: "Read", kind: "read" });
-        // @ts-expect-error unknown tool kinds must be `_`-prefixed or known... kind is an open enum of strings, but not numbers
+        // @ts-expect-error kind is an open string enum; a number is refused
         turn.toolCall({ title: "Read", kind: 3 });
         expectTypeOf(call.id).toEqualTypeOf<string>();
         expectTypeOf(turn.session.startWork(async () => "end_turn")).resolves.toEqualTypeOf<StopReason>();

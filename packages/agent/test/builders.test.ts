@@ -107,6 +107,22 @@ describe("tool calls", () => {
     expect(updates.at(-2)).toMatchObject({ sessionUpdate: "tool_call_update", status: "failed" });
   });
 
+  it("closes a tool call the handler left unfinished as failed, and logs it", async () => {
+    const warnings: string[] = [];
+    const s = (running = await startWithSession({
+      logger: { warn: (message) => void warnings.push(message) },
+      prompt: async (turn) => {
+        await turn.toolCall({ title: "forgotten" }).start();
+      },
+    }));
+    await s.client.prompt(s.sessionId, "x");
+    await s.client.waitForIdles(1);
+    const updates = s.client.updates();
+    expect(updates.at(-2)).toMatchObject({ sessionUpdate: "tool_call_update", status: "failed" });
+    expect(updates.at(-1)).toMatchObject({ state: "idle", stopReason: "end_turn" });
+    expect(warnings).toEqual([expect.stringContaining("not final")]);
+  });
+
   it("advertises capabilities.cancel while cancellable, runs onCancel on tool_call/cancel, and withdraws it when final", async () => {
     const finished = gate();
     const s = (running = await startWithSession({
@@ -160,6 +176,19 @@ describe("terminals", () => {
     expect([...Buffer.from(updates[2].data, "base64")]).toEqual([0x1b, 0x5b, 0x30, 0x6d]);
     expect(updates[3]).toMatchObject({ size: { cols: 100, rows: 30 } });
     expect(updates[4]).toMatchObject({ exitStatus: { exitCode: 1 } });
+  });
+
+  it("withdraws a running terminal's cancel capability when its turn ends", async () => {
+    const s = (running = await startWithSession({
+      prompt: async (turn) => {
+        turn.terminal({ command: "tail -f log", onCancel: () => {} });
+      },
+    }));
+    await s.client.prompt(s.sessionId, "x");
+    await s.client.waitForIdles(1);
+    const terminalUpdates = s.client.updates().filter((u) => u.sessionUpdate === "terminal_update");
+    expect(terminalUpdates.map((u) => u.capabilities)).toEqual([{ cancel: {} }, null]);
+    await expect(s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: terminalUpdates[0].terminalId })).rejects.toMatchObject({ code: -32602 });
   });
 
   it("accepts terminal/cancel only while cancellable and running", async () => {
@@ -268,6 +297,23 @@ describe("outgoing validation", () => {
     await s.client.waitForIdles(1);
     expect(s.client.wire.some((m) => m.method === "session/request_permission")).toBe(false);
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "idle"]);
+  });
+
+  it("refuses permission options with duplicate ids", async () => {
+    const failure = gate<unknown>();
+    const s = (running = await startWithSession({
+      prompt: async (turn) => {
+        const options = [
+          { optionId: "a", name: "A", kind: "allow_once" as const },
+          { optionId: "a", name: "B", kind: "reject_once" as const },
+        ];
+        await turn.requestPermission({ title: "x", options }).catch((e: unknown) => failure.open(e));
+      },
+    }));
+    await s.client.prompt(s.sessionId, "x");
+    expect(await failure.promise).toBeInstanceOf(TypeError);
+    await s.client.waitForIdles(1);
+    expect(s.client.wire.some((m) => m.method === "session/request_permission")).toBe(false);
   });
 
   it("ends the turn with error when the handler lets an invalid-message error escape", async () => {

@@ -51,8 +51,10 @@ describe("unadvertised and unknown methods", () => {
     await expect(running.client.request("session/new", { cwd: 42 })).rejects.toMatchObject({ code: -32602, data: { path: "/cwd" } });
   });
 
-  it("answers a failing hook with -32603 and no internals", async () => {
+  it("answers a failing hook with -32603 and no internals, and logs the failure", async () => {
+    const logged: string[] = [];
     running = start({
+      logger: { error: (message) => void logged.push(message) },
       prompt: noop,
       newSession() {
         throw new Error("secret database password in message");
@@ -62,6 +64,7 @@ describe("unadvertised and unknown methods", () => {
     const error = await running.client.request("session/new", { cwd: "/w" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: -32603 });
     expect(JSON.stringify(running.client.wire)).not.toContain("secret");
+    expect(logged).toContain("Handler for session/new failed");
   });
 });
 

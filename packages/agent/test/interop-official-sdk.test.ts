@@ -50,7 +50,7 @@ function recording(transport: Transport, wire: { method?: string; id?: unknown; 
   };
 }
 
-function connectOfficialClient(onUpdate?: (params: acp.UpdateSessionNotification) => void) {
+function connectOfficialClient(onUpdate?: (params: acp.UpdateSessionNotification) => void, answerPermissions = true) {
   const [agentSide, rawClientSide] = createInMemoryTransportPair();
   const wire: { method?: string; id?: unknown; params?: any }[] = [];
   const clientSide = recording(rawClientSide, wire);
@@ -58,6 +58,11 @@ function connectOfficialClient(onUpdate?: (params: acp.UpdateSessionNotification
   const permissions: acp.RequestPermissionRequest[] = [];
   const app = new acp.ClientApp().onRequest("session/request_permission", async (ctx) => {
     permissions.push(ctx.params);
+    if (!answerPermissions) {
+      // A user who never answers: only the agent's $/cancel_request ends the wait.
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      return { outcome: { outcome: "cancelled" } };
+    }
     return { outcome: { outcome: "selected", optionId: "allow_once" } };
   });
   if (onUpdate) app.onNotification("session/update", (ctx) => onUpdate(ctx.params));
@@ -122,6 +127,32 @@ describe("the official v2 client against our agent", () => {
     await session.prompt("again");
     const next = await collectUntilStop(session);
     expect(next.at(-1)!.kind === "stop" && (next.at(-1) as { stopReason?: string }).stopReason).toBe("end_turn");
+    session.dispose();
+  });
+
+  it("withdraws a pending permission request from the official client on cancel", async () => {
+    const { connection, permissions, wire } = connectOfficialClient(undefined, false);
+    await initialize(connection);
+    const session = await connection.agent.buildSession("/work/project").start();
+    await session.prompt("notes");
+    const seen: string[] = [];
+    while (permissions.length === 0) {
+      const m = await session.nextUpdate();
+      seen.push((m.update as { state?: string }).state ?? m.update.sessionUpdate);
+    }
+    await connection.agent.notify("session/cancel", { sessionId: session.sessionId });
+    const rest = await collectUntilStop(session);
+    const stop = rest.at(-1)!;
+    expect(stop.kind === "stop" && stop.stopReason).toBe("cancelled");
+    expect(wire.some((m) => m.method === "$/cancel_request")).toBe(true);
+    expect([...seen, ...rest.map((m) => (m.update as { state?: string; status?: string }).state ?? m.update.sessionUpdate)]).toEqual([
+      "running",
+      "user_message",
+      "tool_call_update",
+      "requires_action",
+      "tool_call_update",
+      "idle",
+    ]);
     session.dispose();
   });
 

@@ -217,6 +217,23 @@ describe("session/close", () => {
     expect(closed).toBe(true);
   });
 
+  it("refuses prompts that arrive while the close waits for the turn to stop", async () => {
+    const stopped = gate();
+    const s = track(await startWithSession({
+      prompt: async (turn) => {
+        await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => setTimeout(resolve, 30), { once: true }));
+        stopped.open();
+      },
+    }));
+    await s.client.prompt(s.sessionId, "x");
+    const closing = s.client.request("session/close", { sessionId: s.sessionId });
+    await new Promise((r) => setTimeout(r, 5));
+    await expect(s.client.prompt(s.sessionId, "late")).rejects.toMatchObject({ code: -32800 });
+    await closing;
+    await stopped.promise;
+    expect(s.client.updates().filter((u) => u.sessionUpdate === "user_message")).toHaveLength(1);
+  });
+
   it("keeps the session resumable after close", async () => {
     const s = track(await startWithSession({ prompt: echo }));
     await s.client.prompt(s.sessionId, "x");

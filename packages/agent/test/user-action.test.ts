@@ -28,7 +28,7 @@ describe("permission requests", () => {
     const request = s.client.wire.find((m) => m.method === "session/request_permission")!;
     expect(request.params).toMatchObject({
       sessionId: s.sessionId,
-      title: "Allow this tool call?",
+      title: 'Allow "Edit main.py"?',
       subject: { type: "tool_call", toolCall: { toolCallId: expect.any(String) } },
       options: [
         { optionId: "allow_once", kind: "allow_once" },

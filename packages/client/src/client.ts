@@ -4,11 +4,6 @@
  * their session (strictly in arrival order), and answers the agent's requests.
  */
 import {
-  ConnectionError,
-  createClientSideConnection,
-  ErrorCodes,
-  PROTOCOL_VERSION,
-  RequestError,
   type AcpConnection,
   type AcpRequestContext,
   type AgentCapabilities,
@@ -19,16 +14,21 @@ import {
   type AuthMethod,
   type ClientCapabilities,
   type CompleteElicitationNotification,
+  ConnectionError,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
+  createClientSideConnection,
   type Disposable,
+  ErrorCodes,
   type Implementation,
   type InitializeResponse,
   type ListSessionsRequest,
   type ListSessionsResponse,
   type McpServer,
   type NewSessionRequest,
+  PROTOCOL_VERSION,
   type ReplayFrom,
+  RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionInfo,
@@ -37,7 +37,7 @@ import {
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
-import { SessionRuntime, type ClientSession, type SessionHost, type WorkRefs } from "./session.js";
+import { type ClientSession, type SessionHost, SessionRuntime, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
 
 /** What a handler of an agent request gets besides the params. */
@@ -55,12 +55,18 @@ export interface AgentRequestContext {
 /** Answers to the agent's requests. Every handler is optional; see each for the default. */
 export interface ClientHandlers {
   /** `session/request_permission`. Without a handler every request is answered `cancelled`. */
-  requestPermission?(request: RequestPermissionRequest, context: AgentRequestContext): RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  requestPermission?(
+    request: RequestPermissionRequest,
+    context: AgentRequestContext,
+  ): RequestPermissionResponse | Promise<RequestPermissionResponse>;
   /**
    * `elicitation/create` in a mode this client advertised (others are refused with -32602 before
    * reaching the handler). Without a handler every request is answered `cancel`.
    */
-  createElicitation?(request: CreateElicitationRequest, context: AgentRequestContext): CreateElicitationResponse | Promise<CreateElicitationResponse>;
+  createElicitation?(
+    request: CreateElicitationRequest,
+    context: AgentRequestContext,
+  ): CreateElicitationResponse | Promise<CreateElicitationResponse>;
   /** `elicitation/complete` (URL mode). Unknown IDs should be ignored. */
   completeElicitation?(notification: CompleteElicitationNotification): void;
   /** Extension requests (`_`-prefixed methods). Without a handler: -32601. */
@@ -154,7 +160,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The tool call / terminal a permission request is about, from its subject. */
 function permissionRefs(request: RequestPermissionRequest): WorkRefs {
-  const subject = request.subject as { type?: unknown; toolCall?: { toolCallId?: unknown }; toolCallId?: unknown; terminalId?: unknown } | null | undefined;
+  const subject = request.subject as
+    | { type?: unknown; toolCall?: { toolCallId?: unknown }; toolCallId?: unknown; terminalId?: unknown }
+    | null
+    | undefined;
   const refs: WorkRefs = {};
   if (!subject) return refs;
   const toolCallId = subject.type === "tool_call" ? subject.toolCall?.toolCallId : subject.toolCallId;
@@ -244,7 +253,11 @@ class Client implements AcpClient, SessionHost {
 
   // ---- transport-level plumbing for sessions ---------------------------------------------------
 
-  request<M extends AgentRequestMethod>(method: M, params: AgentRequests[M]["params"], signal?: AbortSignal): Promise<AgentRequests[M]["result"]> {
+  request<M extends AgentRequestMethod>(
+    method: M,
+    params: AgentRequests[M]["params"],
+    signal?: AbortSignal,
+  ): Promise<AgentRequests[M]["result"]> {
     // The generic parameter cannot be narrowed through the connection's conditional types.
     return this.connection.request(method, params as never, { signal }) as Promise<AgentRequests[M]["result"]>;
   }
@@ -261,7 +274,10 @@ class Client implements AcpClient, SessionHost {
     return session;
   }
 
-  #checkEnvironment(method: AgentRequestMethod, params: { additionalDirectories?: string[] | null; mcpServers?: McpServer[] | null }): void {
+  #checkEnvironment(
+    method: AgentRequestMethod,
+    params: { additionalDirectories?: string[] | null; mcpServers?: McpServer[] | null },
+  ): void {
     const session = this.#requireSession(method);
     if (params.additionalDirectories && params.additionalDirectories.length > 0 && !session.additionalDirectories) {
       throw new NotAdvertisedError(method, "agentCapabilities.session.additionalDirectories");
@@ -269,7 +285,11 @@ class Client implements AcpClient, SessionHost {
     for (const [index, server] of (params.mcpServers ?? []).entries()) {
       const type = server.type;
       if ((type === "stdio" || type === "http") && session.mcp?.[type]) continue;
-      throw new NotAdvertisedError(method, `agentCapabilities.session.mcp.${type}`, `mcpServers[${index}] "${server.name}"`);
+      throw new NotAdvertisedError(
+        method,
+        `agentCapabilities.session.mcp.${type}`,
+        `mcpServers[${index}] "${server.name}"`,
+      );
     }
   }
 
@@ -290,12 +310,16 @@ class Client implements AcpClient, SessionHost {
       // first; the response's lists only fill what no update has reported yet.
       for (const update of this.#early.get(result.sessionId) ?? []) runtime.receive(update);
       this.#early.delete(result.sessionId);
-      if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate) runtime.store.setConfigOptions(result.configOptions);
-      if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate) runtime.store.setAvailableCommands(result.availableCommands);
+      if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate)
+        runtime.store.setConfigOptions(result.configOptions);
+      if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
+        runtime.store.setAvailableCommands(result.availableCommands);
       return runtime.session;
     } finally {
       if (--this.#newSessionsInFlight === 0 && this.#early.size > 0) {
-        this.logger?.warn?.("Dropped session/update notifications for sessions no session/new returned", { sessionIds: [...this.#early.keys()] });
+        this.logger?.warn?.("Dropped session/update notifications for sessions no session/new returned", {
+          sessionIds: [...this.#early.keys()],
+        });
         this.#early.clear();
       }
     }
@@ -303,7 +327,8 @@ class Client implements AcpClient, SessionHost {
 
   async resumeSession(sessionId: string, options: ResumeSessionOptions): Promise<ClientSession> {
     const { cwd, additionalDirectories, mcpServers, replay, store, meta } = options;
-    const replayFrom: ReplayFrom | undefined = replay === true ? { type: "start" } : replay === false || replay === undefined ? undefined : replay;
+    const replayFrom: ReplayFrom | undefined =
+      replay === true ? { type: "start" } : replay === false || replay === undefined ? undefined : replay;
     const params: AgentRequests["session/resume"]["params"] = { sessionId, cwd };
     if (additionalDirectories !== undefined) params.additionalDirectories = additionalDirectories;
     if (mcpServers !== undefined) params.mcpServers = mcpServers;
@@ -333,8 +358,10 @@ class Client implements AcpClient, SessionHost {
       target.replaceWith(runtime.store);
       runtime.useStore(target);
     }
-    if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate) runtime.store.setConfigOptions(result.configOptions);
-    if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate) runtime.store.setAvailableCommands(result.availableCommands);
+    if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate)
+      runtime.store.setConfigOptions(result.configOptions);
+    if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
+      runtime.store.setAvailableCommands(result.availableCommands);
     return runtime.session;
   }
 
@@ -348,7 +375,10 @@ class Client implements AcpClient, SessionHost {
     let cursor: string | null | undefined;
     do {
       // Cursors are opaque: passed back exactly as received ("" is a real cursor).
-      const page = await this.request("session/list", cursor === undefined || cursor === null ? params : { ...params, cursor });
+      const page = await this.request(
+        "session/list",
+        cursor === undefined || cursor === null ? params : { ...params, cursor },
+      );
       yield page;
       cursor = page.nextCursor;
     } while (cursor !== undefined && cursor !== null);
@@ -393,7 +423,11 @@ class Client implements AcpClient, SessionHost {
     const method = this.authMethods.find((m) => m.methodId === methodId);
     if (!method) throw new NotAdvertisedError("auth/login", `an auth method with methodId ${JSON.stringify(methodId)}`);
     if (method.type !== "agent") {
-      throw new NotAdvertisedError("auth/login", `methodId ${JSON.stringify(methodId)} as an "agent" auth method`, `it is of type "${method.type}": run it client-side, never via auth/login`);
+      throw new NotAdvertisedError(
+        "auth/login",
+        `methodId ${JSON.stringify(methodId)} as an "agent" auth method`,
+        `it is of type "${method.type}": run it client-side, never via auth/login`,
+      );
     }
     await this.request("auth/login", { methodId });
   }
@@ -403,7 +437,11 @@ class Client implements AcpClient, SessionHost {
     await this.request("auth/logout", {});
   }
 
-  async extRequest<Result = unknown>(method: string, params?: unknown, options: { signal?: AbortSignal } = {}): Promise<Result> {
+  async extRequest<Result = unknown>(
+    method: string,
+    params?: unknown,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Result> {
     checkExtMethod(method);
     return await this.connection.requestExt<Result>(method as `_${string}`, params, options);
   }
@@ -438,7 +476,12 @@ class Client implements AcpClient, SessionHost {
   }
 
   #onUpdate(params: unknown): void {
-    if (!isObject(params) || typeof params.sessionId !== "string" || !isObject(params.update) || typeof params.update.sessionUpdate !== "string") {
+    if (
+      !isObject(params) ||
+      typeof params.sessionId !== "string" ||
+      !isObject(params.update) ||
+      typeof params.update.sessionUpdate !== "string"
+    ) {
       this.logger?.warn?.("Dropped a malformed session/update", { params });
       return;
     }
@@ -447,23 +490,37 @@ class Client implements AcpClient, SessionHost {
     if (runtime) {
       runtime.receive(update);
     } else if (this.#newSessionsInFlight > 0) {
-      let early = this.#early.get(params.sessionId);
-      if (!early) this.#early.set(params.sessionId, (early = []));
-      early.push(update);
+      const early = this.#early.get(params.sessionId);
+      if (early) early.push(update);
+      else this.#early.set(params.sessionId, [update]);
     } else {
-      this.logger?.warn?.("Dropped a session/update for a session this client does not have open", { sessionId: params.sessionId });
+      this.logger?.warn?.("Dropped a session/update for a session this client does not have open", {
+        sessionId: params.sessionId,
+      });
     }
   }
 
-  #onPermission(params: RequestPermissionRequest, ctx: AcpRequestContext<"client">): RequestPermissionResponse | Promise<RequestPermissionResponse> {
+  #onPermission(
+    params: RequestPermissionRequest,
+    ctx: AcpRequestContext<"client">,
+  ): RequestPermissionResponse | Promise<RequestPermissionResponse> {
     const runtime = this.#sessions.get(params.sessionId);
     runtime?.permissionRequested(params);
     const handler = this.#handlers.requestPermission;
     if (!handler) return PERMISSION_CANCELLED;
-    return this.#answerUnlessCancelled(ctx, runtime, permissionRefs(params), (context) => handler(params, context), PERMISSION_CANCELLED);
+    return this.#answerUnlessCancelled(
+      ctx,
+      runtime,
+      permissionRefs(params),
+      (context) => handler(params, context),
+      PERMISSION_CANCELLED,
+    );
   }
 
-  #onElicitation(params: CreateElicitationRequest, ctx: AcpRequestContext<"client">): CreateElicitationResponse | Promise<CreateElicitationResponse> {
+  #onElicitation(
+    params: CreateElicitationRequest,
+    ctx: AcpRequestContext<"client">,
+  ): CreateElicitationResponse | Promise<CreateElicitationResponse> {
     const mode = (params as { mode?: unknown }).mode;
     const advertised = this.#options.capabilities?.elicitation;
     if (!((mode === "form" && advertised?.form) || (mode === "url" && advertised?.url))) {

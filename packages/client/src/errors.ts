@@ -13,7 +13,9 @@ export class NotAdvertisedError extends Error {
   readonly requirement: string;
 
   constructor(method: string, requirement: string, detail?: string) {
-    super(`${method} refused locally: the agent does not advertise ${requirement}${detail ? ` (${detail})` : ""}; nothing was sent`);
+    super(
+      `${method} refused locally: the agent does not advertise ${requirement}${detail ? ` (${detail})` : ""}; nothing was sent`,
+    );
     this.method = method;
     this.requirement = requirement;
   }

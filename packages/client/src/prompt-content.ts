@@ -23,18 +23,27 @@ const BASELINE = new Set(["text", "resource_link"]);
  * Refuses, before sending, a prompt the agent did not say it accepts: an empty prompt, a block
  * type whose prompt capability is missing, or a block type the protocol does not define.
  */
-export function checkPromptContent(blocks: readonly ContentBlock[], capabilities: PromptCapabilities | null | undefined): void {
-  if (blocks.length === 0) throw new TypeError("session/prompt refused locally: the prompt is empty (at least one content block is required)");
+export function checkPromptContent(
+  blocks: readonly ContentBlock[],
+  capabilities: PromptCapabilities | null | undefined,
+): void {
+  if (blocks.length === 0)
+    throw new TypeError("session/prompt refused locally: the prompt is empty (at least one content block is required)");
   for (const [index, block] of blocks.entries()) {
     const type = (block as { type?: unknown } | null)?.type;
-    if (typeof type !== "string") throw new TypeError(`session/prompt refused locally: prompt[${index}] is not a content block`);
+    if (typeof type !== "string")
+      throw new TypeError(`session/prompt refused locally: prompt[${index}] is not a content block`);
     if (BASELINE.has(type)) continue;
     const capability = REQUIRED_CAPABILITY[type];
     if (capability === undefined) {
       throw new NotAdvertisedError("session/prompt", `support for "${type}" content blocks`, `prompt[${index}]`);
     }
     if (!capabilities?.[capability]) {
-      throw new NotAdvertisedError("session/prompt", `agentCapabilities.session.prompt.${capability}`, `prompt[${index}] is a "${type}" block`);
+      throw new NotAdvertisedError(
+        "session/prompt",
+        `agentCapabilities.session.prompt.${capability}`,
+        `prompt[${index}] is a "${type}" block`,
+      );
     }
   }
 }

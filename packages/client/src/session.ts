@@ -3,24 +3,24 @@
  * work, and the local side of cancellation.
  */
 import {
-  ConnectionError,
-  ErrorCodes,
-  RequestError,
   type AgentNotificationMethod,
   type AgentNotifications,
   type AgentRequestMethod,
   type AgentRequests,
+  type ConnectionError,
   type Disposable,
+  ErrorCodes,
   type PromptCapabilities,
+  RequestError,
   type RequestPermissionRequest,
   type SessionUpdate,
   type SetSessionConfigOptionResponse,
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
-import { checkPromptContent, toPromptContent, type PromptInput } from "./prompt-content.js";
+import { checkPromptContent, type PromptInput, toPromptContent } from "./prompt-content.js";
 import { SessionStore } from "./store/session-store.js";
-import { TurnControl, WorkControl, turnResultOf, type ForegroundWork, type Turn } from "./turn.js";
+import { type ForegroundWork, type Turn, TurnControl, turnResultOf, WorkControl } from "./turn.js";
 
 export interface PromptOptions {
   /** Aborting it cancels the turn (as `turn.cancel()` does). */
@@ -60,7 +60,11 @@ export interface ClientSession {
 export interface SessionHost {
   readonly logger: Logger | undefined;
   readonly promptCapabilities: PromptCapabilities | null | undefined;
-  request<M extends AgentRequestMethod>(method: M, params: AgentRequests[M]["params"], signal?: AbortSignal): Promise<AgentRequests[M]["result"]>;
+  request<M extends AgentRequestMethod>(
+    method: M,
+    params: AgentRequests[M]["params"],
+    signal?: AbortSignal,
+  ): Promise<AgentRequests[M]["result"]>;
   notify<M extends AgentNotificationMethod>(method: M, params: AgentNotifications[M]["params"]): Promise<void>;
   /** Set once the connection ended. */
   readonly closedError: ConnectionError | undefined;
@@ -206,7 +210,9 @@ export class SessionRuntime {
   }
 
   #startAgentWork(update: SessionUpdate): void {
-    const work: WorkControl = new WorkControl(this.#sessionId, () => (work.settled ? Promise.resolve() : this.cancel()));
+    const work: WorkControl = new WorkControl(this.#sessionId, () =>
+      work.settled ? Promise.resolve() : this.cancel(),
+    );
     work.feed.push(update);
     this.#work = work;
     for (const listener of [...this.#workListeners]) {
@@ -267,7 +273,11 @@ export class SessionRuntime {
     if (signal?.aborted) throw signal.reason;
 
     // Cancelling a finished turn must not cancel whatever work runs now.
-    const turn: TurnControl = new TurnControl(this.#sessionId, () => (turn.settled ? Promise.resolve() : this.cancel()), this.#idle);
+    const turn: TurnControl = new TurnControl(
+      this.#sessionId,
+      () => (turn.settled ? Promise.resolve() : this.cancel()),
+      this.#idle,
+    );
     if (this.#host.closedError) {
       turn.rejectMessageId(this.#host.closedError);
       turn.fail(this.#host.closedError);
@@ -304,7 +314,10 @@ export class SessionRuntime {
   #promptFailed(turn: TurnControl, error: unknown): void {
     turn.rejectMessageId(error);
     this.#turns = this.#turns.filter((t) => t !== turn);
-    const cancelledByUs = (turn.cancelRequested || this.closing) && error instanceof RequestError && error.code === ErrorCodes.RequestCancelled;
+    const cancelledByUs =
+      (turn.cancelRequested || this.closing) &&
+      error instanceof RequestError &&
+      error.code === ErrorCodes.RequestCancelled;
     if (cancelledByUs) turn.settle({ stopReason: "cancelled" });
     else turn.fail(error);
   }
@@ -338,8 +351,17 @@ export class SessionRuntime {
   }
 
   async setConfigOption(configId: string, value: ConfigValue): Promise<SetSessionConfigOptionResponse> {
-    const typed = typeof value === "string" ? { type: "id", value } : typeof value === "boolean" ? { type: "boolean", value } : value;
-    const params = { sessionId: this.#sessionId, configId, ...typed } as AgentRequests["session/set_config_option"]["params"];
+    const typed =
+      typeof value === "string"
+        ? { type: "id", value }
+        : typeof value === "boolean"
+          ? { type: "boolean", value }
+          : value;
+    const params = {
+      sessionId: this.#sessionId,
+      configId,
+      ...typed,
+    } as AgentRequests["session/set_config_option"]["params"];
     const result = await this.#host.request("session/set_config_option", params);
     // The result is the complete, current list (dependent options may have changed too).
     if (Array.isArray(result.configOptions)) this.store.setConfigOptions(result.configOptions);
@@ -349,7 +371,11 @@ export class SessionRuntime {
   async cancelToolCall(toolCallId: string): Promise<void> {
     const call = this.store.getSnapshot().toolCalls.get(toolCallId);
     if (!call?.capabilities?.cancel) {
-      throw new NotAdvertisedError("tool_call/cancel", `capabilities.cancel on tool call ${JSON.stringify(toolCallId)}`, call ? undefined : "unknown tool call");
+      throw new NotAdvertisedError(
+        "tool_call/cancel",
+        `capabilities.cancel on tool call ${JSON.stringify(toolCallId)}`,
+        call ? undefined : "unknown tool call",
+      );
     }
     await this.#host.request("tool_call/cancel", { sessionId: this.#sessionId, toolCallId });
   }
@@ -357,7 +383,11 @@ export class SessionRuntime {
   async cancelTerminal(terminalId: string): Promise<void> {
     const terminal = this.store.getSnapshot().terminals.get(terminalId);
     if (!terminal?.capabilities?.cancel) {
-      throw new NotAdvertisedError("terminal/cancel", `capabilities.cancel on terminal ${JSON.stringify(terminalId)}`, terminal ? undefined : "unknown terminal");
+      throw new NotAdvertisedError(
+        "terminal/cancel",
+        `capabilities.cancel on terminal ${JSON.stringify(terminalId)}`,
+        terminal ? undefined : "unknown terminal",
+      );
     }
     await this.#host.request("terminal/cancel", { sessionId: this.#sessionId, terminalId });
   }

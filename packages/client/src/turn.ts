@@ -6,7 +6,14 @@ import type { AcpErrorObject, SessionUpdate } from "@acp-kit/protocol";
 import { UpdateFeed } from "./update-feed.js";
 
 /** Why foreground work stopped. Custom reasons start with `_`. */
-export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error" | (string & {});
+export type StopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "max_turn_requests"
+  | "refusal"
+  | "cancelled"
+  | "error"
+  | (string & {});
 
 export interface TurnResult {
   /** From the idle state update; absent when the agent did not report one. */
@@ -121,6 +128,7 @@ export class TurnControl extends WorkControl {
 export function turnResultOf(update: SessionUpdate): TurnResult {
   const u = update as { stopReason?: unknown; error?: unknown };
   if (typeof u.stopReason !== "string") return {};
-  if (u.stopReason === "error" && u.error && typeof u.error === "object") return { stopReason: u.stopReason, error: u.error as AcpErrorObject };
+  if (u.stopReason === "error" && u.error && typeof u.error === "object")
+    return { stopReason: u.stopReason, error: u.error as AcpErrorObject };
   return { stopReason: u.stopReason };
 }

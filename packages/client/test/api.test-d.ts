@@ -16,7 +16,9 @@ import type {
 
 describe("public API types", () => {
   it("prompt takes text, a block or blocks and returns a Turn", () => {
-    expectTypeOf<ClientSession["prompt"]>().parameter(0).toEqualTypeOf<string | ContentBlock | readonly ContentBlock[]>();
+    expectTypeOf<ClientSession["prompt"]>()
+      .parameter(0)
+      .toEqualTypeOf<string | ContentBlock | readonly ContentBlock[]>();
     expectTypeOf<ReturnType<ClientSession["prompt"]>>().toEqualTypeOf<Turn>();
     expectTypeOf<Turn["messageId"]>().toEqualTypeOf<Promise<string>>();
     expectTypeOf<Turn["done"]>().toEqualTypeOf<Promise<TurnResult>>();
@@ -42,6 +44,8 @@ describe("public API types", () => {
 
   it("client methods", () => {
     expectTypeOf<AcpClient["newSession"]>().returns.toEqualTypeOf<Promise<ClientSession>>();
-    expectTypeOf<AcpClient["closed"]>().resolves.toEqualTypeOf<import("@acp-kit/protocol").ConnectionError | undefined>();
+    expectTypeOf<AcpClient["closed"]>().resolves.toEqualTypeOf<
+      import("@acp-kit/protocol").ConnectionError | undefined
+    >();
   });
 });

@@ -1,7 +1,7 @@
 import { ConnectionError, RequestError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectToAgent, NotAdvertisedError, type AcpClient, type ConnectOptions } from "../src/index.js";
-import { ScriptedAgent, flush, type ScriptedAgentOptions } from "./support/scripted-agent.js";
+import { type AcpClient, type ConnectOptions, connectToAgent, NotAdvertisedError } from "../src/index.js";
+import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -21,10 +21,19 @@ describe("initialize", () => {
   it("sends version 2, info and capabilities; keeps the agent's info, capabilities and auth methods", async () => {
     const authMethods = [{ type: "agent", methodId: "oauth", name: "OAuth" }];
     const { agent, client } = await setup(
-      { initialize: { info: { name: "a", title: "Agent A", version: "9" }, capabilities: { session: { delete: {} } }, authMethods } },
+      {
+        initialize: {
+          info: { name: "a", title: "Agent A", version: "9" },
+          capabilities: { session: { delete: {} } },
+          authMethods,
+        },
+      },
       { capabilities: { elicitation: { form: {} } } },
     );
-    expect(agent.received[0]).toEqual({ method: "initialize", params: { protocolVersion: 2, info, capabilities: { elicitation: { form: {} } } } });
+    expect(agent.received[0]).toEqual({
+      method: "initialize",
+      params: { protocolVersion: 2, info, capabilities: { elicitation: { form: {} } } },
+    });
     expect(client.protocolVersion).toBe(2);
     expect(client.agentInfo).toEqual({ name: "a", title: "Agent A", version: "9" });
     expect(client.agentCapabilities).toEqual({ session: { delete: {} } });
@@ -36,7 +45,10 @@ describe("initialize", () => {
     cleanup.push(() => agent.close());
     const error = await connectToAgent(agent.clientTransport, { info }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ kind: "protocol_violation", details: { answeredVersion: 3, supportedVersions: [2] } });
+    expect(error).toMatchObject({
+      kind: "protocol_violation",
+      details: { answeredVersion: 3, supportedVersions: [2] },
+    });
     expect(String((error as Error).message)).toMatch(/protocol version 3.*cannot speak/);
     expect(await agent.connection.closed).toBeUndefined();
   });
@@ -59,14 +71,49 @@ describe("initialize", () => {
 
 describe("local refusal of what the agent did not advertise (nothing is sent)", () => {
   const image = { type: "image", data: "AA==", mimeType: "image/png" } as const;
-  const cases: { name: string; initialize: Record<string, unknown>; call: (c: AcpClient) => Promise<unknown>; requirement: RegExp }[] = [
-    { name: "session/new without capabilities.session", initialize: { capabilities: {} }, call: (c) => c.newSession({ cwd: "/w" }), requirement: /agentCapabilities\.session$/ },
-    { name: "session/list without capabilities.session", initialize: { capabilities: {} }, call: (c) => c.listSessions(), requirement: /agentCapabilities\.session$/ },
-    { name: "session/resume without capabilities.session", initialize: { capabilities: { session: null } }, call: (c) => c.resumeSession("s", { cwd: "/w" }), requirement: /session$/ },
-    { name: "session/close without capabilities.session", initialize: { capabilities: {} }, call: (c) => c.closeSession("s"), requirement: /session$/ },
-    { name: "session/delete without session.delete", initialize: {}, call: (c) => c.deleteSession("s"), requirement: /session\.delete/ },
+  const cases: {
+    name: string;
+    initialize: Record<string, unknown>;
+    call: (c: AcpClient) => Promise<unknown>;
+    requirement: RegExp;
+  }[] = [
+    {
+      name: "session/new without capabilities.session",
+      initialize: { capabilities: {} },
+      call: (c) => c.newSession({ cwd: "/w" }),
+      requirement: /agentCapabilities\.session$/,
+    },
+    {
+      name: "session/list without capabilities.session",
+      initialize: { capabilities: {} },
+      call: (c) => c.listSessions(),
+      requirement: /agentCapabilities\.session$/,
+    },
+    {
+      name: "session/resume without capabilities.session",
+      initialize: { capabilities: { session: null } },
+      call: (c) => c.resumeSession("s", { cwd: "/w" }),
+      requirement: /session$/,
+    },
+    {
+      name: "session/close without capabilities.session",
+      initialize: { capabilities: {} },
+      call: (c) => c.closeSession("s"),
+      requirement: /session$/,
+    },
+    {
+      name: "session/delete without session.delete",
+      initialize: {},
+      call: (c) => c.deleteSession("s"),
+      requirement: /session\.delete/,
+    },
     { name: "auth/login with no auth methods", initialize: {}, call: (c) => c.login("x"), requirement: /authMethods/ },
-    { name: "auth/logout with no auth methods", initialize: { authMethods: [] }, call: (c) => c.logout(), requirement: /authMethods/ },
+    {
+      name: "auth/logout with no auth methods",
+      initialize: { authMethods: [] },
+      call: (c) => c.logout(),
+      requirement: /authMethods/,
+    },
     {
       name: "auth/login with an unknown method id",
       initialize: { authMethods: [{ type: "agent", methodId: "a", name: "A" }] },
@@ -107,9 +154,13 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     const { agent, client } = await setup({ handlers: { "session/new": () => ({ sessionId: "s" }) } });
     const session = await client.newSession({ cwd: "/w" });
     expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(NotAdvertisedError);
-    expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(/session\.prompt\.image.*prompt\[1\]/);
+    expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(
+      /session\.prompt\.image.*prompt\[1\]/,
+    );
     expect(() => session.prompt({ type: "audio", data: "AA==", mimeType: "audio/wav" })).toThrow(/prompt\.audio/);
-    expect(() => session.prompt({ type: "resource", resource: { uri: "file:///a", text: "x" } })).toThrow(/embeddedContext/);
+    expect(() => session.prompt({ type: "resource", resource: { uri: "file:///a", text: "x" } })).toThrow(
+      /embeddedContext/,
+    );
     expect(() => session.prompt({ type: "_custom", x: 1 } as never)).toThrow(/"_custom"/);
     expect(() => session.prompt([])).toThrow(/empty/);
     await flush();
@@ -128,7 +179,11 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
 
   it("tool_call/cancel and terminal/cancel only while the entity advertises capabilities.cancel", async () => {
     const { agent, client } = await setup({
-      handlers: { "session/new": () => ({ sessionId: "s" }), "tool_call/cancel": () => ({}), "terminal/cancel": () => ({}) },
+      handlers: {
+        "session/new": () => ({ sessionId: "s" }),
+        "tool_call/cancel": () => ({}),
+        "terminal/cancel": () => ({}),
+      },
     });
     const session = await client.newSession({ cwd: "/w" });
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t1" });
@@ -156,7 +211,10 @@ describe("sessions", () => {
       handlers: {
         "session/new": async () => {
           await agent.update("s1", { sessionUpdate: "state_update", state: "running" });
-          await agent.update("s1", { sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "live", description: "L" }] });
+          await agent.update("s1", {
+            sessionUpdate: "available_commands_update",
+            availableCommands: [{ type: "command", name: "live", description: "L" }],
+          });
           return {
             sessionId: "s1",
             availableCommands: [{ type: "command", name: "stale", description: "S" }],
@@ -175,11 +233,23 @@ describe("sessions", () => {
 
   it("setConfigOption sends a typed value and stores the complete list returned", async () => {
     const full = [
-      { type: "select", configId: "model", name: "Model", currentValue: "b", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] },
+      {
+        type: "select",
+        configId: "model",
+        name: "Model",
+        currentValue: "b",
+        options: [
+          { value: "a", name: "A" },
+          { value: "b", name: "B" },
+        ],
+      },
       { type: "boolean", configId: "fast", name: "Fast", currentValue: false },
     ];
     const { agent, client } = await setup({
-      handlers: { "session/new": () => ({ sessionId: "s" }), "session/set_config_option": () => ({ configOptions: full }) },
+      handlers: {
+        "session/new": () => ({ sessionId: "s" }),
+        "session/set_config_option": () => ({ configOptions: full }),
+      },
     });
     const session = await client.newSession({ cwd: "/w" });
     await session.setConfigOption("model", "b");
@@ -197,7 +267,9 @@ describe("sessions", () => {
       "": { sessions: [{ sessionId: "b", cwd: "/w" }], nextCursor: "p3" },
       p3: { sessions: [{ sessionId: "c", cwd: "/w" }], nextCursor: null },
     };
-    const { agent, client } = await setup({ handlers: { "session/list": (p: { cursor?: string }) => pages[p.cursor ?? "start"] } });
+    const { agent, client } = await setup({
+      handlers: { "session/list": (p: { cursor?: string }) => pages[p.cursor ?? "start"] },
+    });
     const ids: string[] = [];
     for await (const s of client.allSessions({ cwd: "/w" })) ids.push(s.sessionId);
     expect(ids).toEqual(["a", "b", "c"]);

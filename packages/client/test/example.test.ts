@@ -1,7 +1,9 @@
 // The README's example must compile against the real public API, as a user would import it.
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
@@ -43,4 +45,15 @@ describe("examples", () => {
     });
     expect(diagnostics).toEqual([]);
   }, 120_000);
+
+  it("examples/hello.ts runs: spawns an agent, prints the streamed reply and the stop reason", async () => {
+    // Both processes run from source through tsx, resolving @acp-kit/* with this package's tsconfig paths.
+    const tsx = ["--import", "tsx"];
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...tsx, "examples/hello.ts", process.execPath, ...tsx, "test/fixtures/echo-agent.ts"],
+      { cwd: packageDir, timeout: 60_000 },
+    );
+    expect(stdout).toBe("Say hello in five words. \n[stop reason: end_turn]\n");
+  }, 90_000);
 });

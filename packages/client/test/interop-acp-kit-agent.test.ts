@@ -43,7 +43,11 @@ async function connect() {
   cleanup.push(async () => served.close?.());
   const client = await connectToAgent(clientEnd, {
     info: { name: "acp-kit-client", version: "0.0.0" },
-    handlers: { requestPermission: (request) => ({ outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === "allow_once")!.optionId } }) },
+    handlers: {
+      requestPermission: (request) => ({
+        outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === "allow_once")!.optionId },
+      }),
+    },
   });
   cleanup.push(() => client.close());
   return client;
@@ -74,7 +78,8 @@ describe("interop: @acp-kit/client <-> @acp-kit/agent", () => {
     const session = await client.newSession({ cwd: "/w" });
     const turn = session.prompt("watch the files");
     for await (const update of turn) {
-      if (update.sessionUpdate === "tool_call_update" && (update as { status?: string }).status === "in_progress") break;
+      if (update.sessionUpdate === "tool_call_update" && (update as { status?: string }).status === "in_progress")
+        break;
     }
     const cancelling = turn.cancel();
     expect([...session.store.getSnapshot().toolCalls.values()].map((c) => c.status)).toEqual(["cancelled"]);

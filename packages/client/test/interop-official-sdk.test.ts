@@ -1,9 +1,10 @@
 // Our client against an agent written with the official SDK's v2 API, over our in-memory
 // transport bridged to the SDK's web-stream pair.
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+
 import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectToAgent, textOf, type AcpClient } from "../src/index.js";
+import { type AcpClient, connectToAgent, textOf } from "../src/index.js";
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -28,16 +29,31 @@ function officialAgent() {
     .onRequest("session/prompt", ({ params, client }) => {
       const turn = ++turns;
       const messageId = `user-${turn}`;
-      const send: Notify = (update) => client.notify("session/update", { sessionId: params.sessionId, update } as never);
+      const send: Notify = (update) =>
+        client.notify("session/update", { sessionId: params.sessionId, update } as never);
       // The response (insertion) goes first; the work continues after it.
       setTimeout(() => {
         void (async () => {
           await send({ sessionUpdate: "user_message", messageId, content: params.prompt });
           await send({ sessionUpdate: "state_update", state: "running" });
           if (turn === 1) {
-            await send({ sessionUpdate: "agent_message_chunk", messageId: "agent-1", content: { type: "text", text: "I will edit " } });
-            await send({ sessionUpdate: "agent_message_chunk", messageId: "agent-1", content: { type: "text", text: "main.ts." } });
-            await send({ sessionUpdate: "tool_call_update", toolCallId: "edit-1", title: "Edit main.ts", kind: "edit", status: "pending" });
+            await send({
+              sessionUpdate: "agent_message_chunk",
+              messageId: "agent-1",
+              content: { type: "text", text: "I will edit " },
+            });
+            await send({
+              sessionUpdate: "agent_message_chunk",
+              messageId: "agent-1",
+              content: { type: "text", text: "main.ts." },
+            });
+            await send({
+              sessionUpdate: "tool_call_update",
+              toolCallId: "edit-1",
+              title: "Edit main.ts",
+              kind: "edit",
+              status: "pending",
+            });
             await send({ sessionUpdate: "state_update", state: "requires_action" });
             const answer = await client.request("session/request_permission", {
               sessionId: params.sessionId,
@@ -49,13 +65,28 @@ function officialAgent() {
               ],
             });
             await send({ sessionUpdate: "state_update", state: "running" });
-            const allowed = answer.outcome.outcome === "selected" && (answer.outcome as { optionId: string }).optionId === "allow";
-            await send({ sessionUpdate: "tool_call_update", toolCallId: "edit-1", status: allowed ? "completed" : "failed" });
-            await send({ sessionUpdate: "agent_message", messageId: "agent-2", content: [{ type: "text", text: allowed ? "Edited." : "Skipped." }] });
+            const allowed =
+              answer.outcome.outcome === "selected" && (answer.outcome as { optionId: string }).optionId === "allow";
+            await send({
+              sessionUpdate: "tool_call_update",
+              toolCallId: "edit-1",
+              status: allowed ? "completed" : "failed",
+            });
+            await send({
+              sessionUpdate: "agent_message",
+              messageId: "agent-2",
+              content: [{ type: "text", text: allowed ? "Edited." : "Skipped." }],
+            });
             await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
           } else {
             const cancelRequested = new Promise<void>((resolve) => cancelled.set(params.sessionId, resolve));
-            await send({ sessionUpdate: "tool_call_update", toolCallId: "build-1", title: "Build", kind: "execute", status: "in_progress" });
+            await send({
+              sessionUpdate: "tool_call_update",
+              toolCallId: "build-1",
+              title: "Build",
+              kind: "execute",
+              status: "in_progress",
+            });
             const permission = client
               .request("session/request_permission", {
                 sessionId: params.sessionId,
@@ -65,7 +96,11 @@ function officialAgent() {
               .catch((error: unknown) => ({ error }));
             await cancelRequested;
             const answer = await permission;
-            await send({ sessionUpdate: "agent_message", messageId: "agent-3", content: [{ type: "text", text: `permission: ${JSON.stringify(answer)}` }] });
+            await send({
+              sessionUpdate: "agent_message",
+              messageId: "agent-3",
+              content: [{ type: "text", text: `permission: ${JSON.stringify(answer)}` }],
+            });
             await send({ sessionUpdate: "tool_call_update", toolCallId: "build-1", status: "cancelled" });
             await send({ sessionUpdate: "state_update", state: "idle", stopReason: "cancelled" });
           }
@@ -112,17 +147,31 @@ describe("interop: @acp-kit/client <-> official SDK v2 agent", () => {
     expect(permissionTitles).toEqual(["Allow editing main.ts?"]);
     expect(textOf(snapshot.messages.user.get("user-1")!.content)).toBe("Please edit main.ts");
     expect(textOf(snapshot.messages.agent.get("agent-1")!.content)).toBe("I will edit main.ts.");
-    expect(snapshot.toolCalls.get("edit-1")).toMatchObject({ title: "Edit main.ts", kind: "edit", status: "completed", locations: [{ path: "/w/main.ts" }] });
+    expect(snapshot.toolCalls.get("edit-1")).toMatchObject({
+      title: "Edit main.ts",
+      kind: "edit",
+      status: "completed",
+      locations: [{ path: "/w/main.ts" }],
+    });
     expect(textOf(snapshot.messages.agent.get("agent-2")!.content)).toBe("Edited.");
 
     const second = session.prompt("Build and deploy");
     const tags: string[] = [];
     for await (const update of second) tags.push(update.sessionUpdate);
     expect(await second.done).toEqual({ stopReason: "cancelled" });
-    expect(tags).toEqual(["user_message", "state_update", "tool_call_update", "agent_message", "tool_call_update", "state_update"]);
+    expect(tags).toEqual([
+      "user_message",
+      "state_update",
+      "tool_call_update",
+      "agent_message",
+      "tool_call_update",
+      "state_update",
+    ]);
     snapshot = session.store.getSnapshot();
     expect(snapshot.toolCalls.get("build-1")?.status).toBe("cancelled");
-    expect(textOf(snapshot.messages.agent.get("agent-3")!.content)).toBe(`permission: {"outcome":{"outcome":"cancelled"}}`);
+    expect(textOf(snapshot.messages.agent.get("agent-3")!.content)).toBe(
+      `permission: {"outcome":{"outcome":"cancelled"}}`,
+    );
     expect(snapshot.state).toMatchObject({ state: "idle", stopReason: "cancelled" });
     expect(permissionTitles).toEqual(["Allow editing main.ts?", "Deploy?"]);
   });

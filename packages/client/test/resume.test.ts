@@ -1,9 +1,15 @@
 import { ConnectionError, RequestError } from "@acp-kit/protocol";
 import { createReconnectingConnection } from "@acp-kit/transport-ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectToAgent, SessionStore, type AcpClient, type ForegroundWork, type SessionSnapshot } from "../src/index.js";
+import {
+  type AcpClient,
+  connectToAgent,
+  type ForegroundWork,
+  type SessionSnapshot,
+  SessionStore,
+} from "../src/index.js";
 import { ReplayingAgent } from "./support/replaying-agent.js";
-import { ScriptedAgent, flush } from "./support/scripted-agent.js";
+import { flush, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const text = (t: string) => ({ type: "text" as const, text: t });
@@ -36,7 +42,11 @@ describe("resumeSession", () => {
     const session = await client.resumeSession("s", { cwd: "/w", replay: true, store });
 
     expect(session.store).toBe(store);
-    expect((await agent.next("session/resume")).params).toEqual({ sessionId: "s", cwd: "/w", replayFrom: { type: "start" } });
+    expect((await agent.next("session/resume")).params).toEqual({
+      sessionId: "s",
+      cwd: "/w",
+      replayFrom: { type: "start" },
+    });
     const snapshot = store.getSnapshot();
     expect(snapshot.timeline.map((e) => (e.type === "message" ? e.messageId : e.type))).toEqual(["u1", "a1"]);
     expect(snapshot.state).toEqual({ state: "idle", rawState: "idle", stopReason: "end_turn" });
@@ -67,7 +77,9 @@ describe("resumeSession", () => {
     cleanup.push(() => agent.close());
     const client = await connectToAgent(agent.clientTransport, { info });
     cleanup.push(() => client.close());
-    await expect(client.resumeSession("s", { cwd: "/elsewhere", replay: true })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.resumeSession("s", { cwd: "/elsewhere", replay: true })).rejects.toMatchObject({
+      code: -32602,
+    });
     expect(client.session("s")).toBeUndefined();
   });
 });
@@ -77,11 +89,21 @@ const script: Record<string, unknown>[] = [
   { sessionUpdate: "user_message", messageId: "u1", content: [text("go")] },
   { sessionUpdate: "state_update", state: "running", background: [] },
   { sessionUpdate: "agent_thought_chunk", messageId: "t1", content: text("thinking") },
-  { sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "edit", priority: "high", status: "in_progress" }] } },
+  {
+    sessionUpdate: "plan_update",
+    plan: { type: "items", planId: "p", entries: [{ content: "edit", priority: "high", status: "in_progress" }] },
+  },
   { sessionUpdate: "agent_message_chunk", messageId: "a1", content: text("Let ") },
   { sessionUpdate: "agent_message_chunk", messageId: "a1", content: text("me ") },
   { sessionUpdate: "agent_message_chunk", messageId: "a1", content: text("look.") },
-  { sessionUpdate: "tool_call_update", toolCallId: "c1", title: "Run tests", kind: "execute", status: "pending", _meta: { a: 1, b: 2 } },
+  {
+    sessionUpdate: "tool_call_update",
+    toolCallId: "c1",
+    title: "Run tests",
+    kind: "execute",
+    status: "pending",
+    _meta: { a: 1, b: 2 },
+  },
   { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress", _meta: { b: null } },
   { sessionUpdate: "terminal_update", terminalId: "x", command: "npm test", cwd: "/w" },
   { sessionUpdate: "tool_call_content_chunk", toolCallId: "c1", content: { type: "terminal", terminalId: "x" } },
@@ -90,7 +112,10 @@ const script: Record<string, unknown>[] = [
   { sessionUpdate: "terminal_output_chunk", terminalId: "x", data: b64("PASS b\n") },
   { sessionUpdate: "terminal_update", terminalId: "x", exitStatus: { exitCode: 0 } },
   { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", rawOutput: { passed: 2 } },
-  { sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "edit", priority: "high", status: "completed" }] } },
+  {
+    sessionUpdate: "plan_update",
+    plan: { type: "items", planId: "p", entries: [{ content: "edit", priority: "high", status: "completed" }] },
+  },
   { sessionUpdate: "usage_update", used: 1200, size: 200000, cost: { amount: 0.01, currency: "USD" } },
   { sessionUpdate: "session_info_update", title: "Fix the tests" },
   { sessionUpdate: "agent_message", messageId: "a1", content: [text("All tests pass.")] },
@@ -116,7 +141,10 @@ describe("a dropped connection mid-turn (reconnect helper + resume with replay)"
     return session.store.getSnapshot();
   }
 
-  async function interrupted(dropAt: number, missed: number): Promise<{ snapshot: SessionSnapshot; firstTurn: Promise<unknown>; resumedWork: ForegroundWork[] }> {
+  async function interrupted(
+    dropAt: number,
+    missed: number,
+  ): Promise<{ snapshot: SessionSnapshot; firstTurn: Promise<unknown>; resumedWork: ForegroundWork[] }> {
     const agent = new ReplayingAgent();
     cleanup.push(() => agent.close());
     let store: SessionStore | undefined;
@@ -128,7 +156,7 @@ describe("a dropped connection mid-turn (reconnect helper + resume with replay)"
         if (reconnect && store) {
           // Listen before resuming: the state snapshot may report work already running.
           const session = await client.resumeSession(agent.sessionId, { cwd: agent.cwd, replay: true, store });
-          session.activeWork.forEach((w) => resumedWork.push(w));
+          resumedWork.push(...session.activeWork);
           session.onForegroundWork((w) => resumedWork.push(w));
         }
         return client;

@@ -1,7 +1,7 @@
 import { ConnectionError, RequestError, type SessionUpdate } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectToAgent, type ClientHandlers, type ForegroundWork, type Turn } from "../src/index.js";
-import { ScriptedAgent, deferred, flush, type AgentHandler } from "./support/scripted-agent.js";
+import { type ClientHandlers, connectToAgent, type ForegroundWork, type Turn } from "../src/index.js";
+import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const text = (t: string) => ({ type: "text", text: t });
@@ -10,10 +10,18 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0)) await fn();
 });
 
-async function setup(handlers: Record<string, AgentHandler> = {}, clientHandlers: ClientHandlers = {}, initialize: Record<string, unknown> = {}) {
+async function setup(
+  handlers: Record<string, AgentHandler> = {},
+  clientHandlers: ClientHandlers = {},
+  initialize: Record<string, unknown> = {},
+) {
   const agent = new ScriptedAgent({ initialize, handlers: { "session/new": () => ({ sessionId: "s" }), ...handlers } });
   cleanup.push(() => agent.close());
-  const client = await connectToAgent(agent.clientTransport, { info, handlers: clientHandlers, capabilities: { elicitation: { form: {} } } });
+  const client = await connectToAgent(agent.clientTransport, {
+    info,
+    handlers: clientHandlers,
+    capabilities: { elicitation: { form: {} } },
+  });
   cleanup.push(() => client.close());
   const session = await client.newSession({ cwd: "/w" });
   const send = (update: Record<string, unknown>) => agent.update("s", update);
@@ -28,7 +36,13 @@ async function collect(work: ForegroundWork): Promise<string[]> {
 
 function isSettled(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol();
-  return Promise.race([promise.then(() => true, () => true), new Promise((r) => setTimeout(() => r(marker), 5))]).then((v) => v === true);
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise((r) => setTimeout(() => r(marker), 5)),
+  ]).then((v) => v === true);
 }
 
 describe("turn: response and updates race", () => {
@@ -112,7 +126,12 @@ describe("turn: response and updates race", () => {
     const turn = session.prompt("hi");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "running" });
-    await send({ sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32603, message: "model down" } });
+    await send({
+      sessionUpdate: "state_update",
+      state: "idle",
+      stopReason: "error",
+      error: { code: -32603, message: "model down" },
+    });
     expect(await turn.done).toEqual({ stopReason: "error", error: { code: -32603, message: "model down" } });
     const rejected = session.prompt("/nope");
     await expect(rejected.messageId).rejects.toMatchObject({ code: -32602 });
@@ -123,13 +142,20 @@ describe("turn: response and updates race", () => {
   it("updates of a session are applied strictly in arrival order", async () => {
     const { session, send } = await setup();
     const seen: string[] = [];
-    session.onUpdate((u) => seen.push(`${u.sessionUpdate}:${session.store.getSnapshot().messages.agent.get("a")?.content.length ?? 0}`));
-    for (let i = 0; i < 50; i++) void send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text(String(i)) });
+    session.onUpdate((u) =>
+      seen.push(`${u.sessionUpdate}:${session.store.getSnapshot().messages.agent.get("a")?.content.length ?? 0}`),
+    );
+    for (let i = 0; i < 50; i++)
+      void send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text(String(i)) });
     await flush();
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `agent_message_chunk:${i + 1}`));
-    expect(session.store.getSnapshot().messages.agent.get("a")?.content.map((b) => (b as { text: string }).text).join(",")).toBe(
-      Array.from({ length: 50 }, (_, i) => i).join(","),
-    );
+    expect(
+      session.store
+        .getSnapshot()
+        .messages.agent.get("a")
+        ?.content.map((b) => (b as { text: string }).text)
+        .join(","),
+    ).toBe(Array.from({ length: 50 }, (_, i) => i).join(","));
   });
 });
 
@@ -159,7 +185,11 @@ describe("turn: cancel at every point", () => {
     );
     const turn = session.prompt("edit things");
     await turn.messageId;
-    await send({ sessionUpdate: "state_update", state: "running", background: [{ type: "tool_call", toolCallId: "watch" }] });
+    await send({
+      sessionUpdate: "state_update",
+      state: "running",
+      background: [{ type: "tool_call", toolCallId: "watch" }],
+    });
     await send({ sessionUpdate: "tool_call_update", toolCallId: "watch", status: "in_progress" });
     await send({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", title: "Edit" });
     await send({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed" });
@@ -175,7 +205,12 @@ describe("turn: cancel at every point", () => {
 
     await turn.cancel();
     const calls = session.store.getSnapshot().toolCalls;
-    expect([...calls.values()].map((c) => `${c.toolCallId}:${c.status}`)).toEqual(["watch:in_progress", "t1:cancelled", "t2:completed", "t3:cancelled"]);
+    expect([...calls.values()].map((c) => `${c.toolCallId}:${c.status}`)).toEqual([
+      "watch:in_progress",
+      "t1:cancelled",
+      "t2:completed",
+      "t3:cancelled",
+    ]);
     expect(await permission).toEqual({ outcome: { outcome: "cancelled" } });
     expect(handlerSignal.aborted).toBe(true);
     await agent.next("session/cancel");
@@ -185,7 +220,12 @@ describe("turn: cancel at every point", () => {
     await flush();
     expect(turn.isDone).toBe(false);
     expect(session.store.getSnapshot().toolCalls.get("t1")?.status).toBe("completed");
-    await send({ sessionUpdate: "state_update", state: "idle", stopReason: "cancelled", background: [{ type: "tool_call", toolCallId: "watch" }] });
+    await send({
+      sessionUpdate: "state_update",
+      state: "idle",
+      stopReason: "cancelled",
+      background: [{ type: "tool_call", toolCallId: "watch" }],
+    });
     expect(await turn.done).toEqual({ stopReason: "cancelled" });
   });
 
@@ -314,11 +354,17 @@ describe("agent-initiated foreground work", () => {
 });
 
 describe("agent requests", () => {
-  const permissionParams = { sessionId: "s", title: "Allow?", options: [{ optionId: "yes", name: "Yes", kind: "allow_once" }] };
+  const permissionParams = {
+    sessionId: "s",
+    title: "Allow?",
+    options: [{ optionId: "yes", name: "Yes", kind: "allow_once" }],
+  };
 
   it("permission without a handler: cancelled outcome", async () => {
     const { agent } = await setup();
-    expect(await agent.connection.request("session/request_permission", permissionParams)).toEqual({ outcome: { outcome: "cancelled" } });
+    expect(await agent.connection.request("session/request_permission", permissionParams)).toEqual({
+      outcome: { outcome: "cancelled" },
+    });
   });
 
   it("permission with a handler: its answer; the context names the session", async () => {
@@ -332,13 +378,23 @@ describe("agent requests", () => {
         },
       },
     );
-    expect(await agent.connection.request("session/request_permission", permissionParams)).toEqual({ outcome: { outcome: "selected", optionId: "yes" } });
+    expect(await agent.connection.request("session/request_permission", permissionParams)).toEqual({
+      outcome: { outcome: "selected", optionId: "yes" },
+    });
     expect(sessionId).toBe("s");
   });
 
   it("$/cancel_request from the agent answers the permission cancelled and aborts the handler's signal", async () => {
     const shown = deferred<AbortSignal>();
-    const { agent } = await setup({}, { requestPermission: (_r, { signal }) => (shown.resolve(signal), new Promise(() => {})) });
+    const { agent } = await setup(
+      {},
+      {
+        requestPermission: (_r, { signal }) => {
+          shown.resolve(signal);
+          return new Promise(() => {});
+        },
+      },
+    );
     const answer = agent.connection.request("session/request_permission", permissionParams);
     const signal = await shown.promise;
     const [id] = agent.sentRequestIds.get("session/request_permission")!;
@@ -356,15 +412,30 @@ describe("agent requests", () => {
         },
       },
     );
-    await expect(agent.connection.request("session/request_permission", permissionParams)).rejects.toMatchObject({ code: -32603 });
+    await expect(agent.connection.request("session/request_permission", permissionParams)).rejects.toMatchObject({
+      code: -32603,
+    });
   });
 
   it("elicitation: unadvertised mode -> -32602; no handler -> cancel; handler -> its answer; complete -> handler", async () => {
-    const form = { sessionId: "s", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
-    const url = { sessionId: "s", mode: "url", message: "Log in", elicitationId: "e1", url: "https://example.com/login" };
+    const form = {
+      sessionId: "s",
+      mode: "form",
+      message: "Name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    };
+    const url = {
+      sessionId: "s",
+      mode: "url",
+      message: "Log in",
+      elicitationId: "e1",
+      url: "https://example.com/login",
+    };
     const { agent } = await setup();
     await expect(agent.connection.request("elicitation/create", url)).rejects.toMatchObject({ code: -32602 });
-    await expect(agent.connection.request("elicitation/create", { ...form, mode: "_voice" })).rejects.toMatchObject({ code: -32602 });
+    await expect(agent.connection.request("elicitation/create", { ...form, mode: "_voice" })).rejects.toMatchObject({
+      code: -32602,
+    });
     expect(await agent.connection.request("elicitation/create", form)).toEqual({ action: "cancel" });
 
     const completed: unknown[] = [];
@@ -375,7 +446,10 @@ describe("agent requests", () => {
         completeElicitation: (n) => completed.push(n.elicitationId),
       },
     );
-    expect(await second.agent.connection.request("elicitation/create", form)).toEqual({ action: "accept", content: { name: "Ada" } });
+    expect(await second.agent.connection.request("elicitation/create", form)).toEqual({
+      action: "accept",
+      content: { name: "Ada" },
+    });
     await second.agent.connection.notify("elicitation/complete", { elicitationId: "e1" });
     await flush();
     expect(completed).toEqual(["e1"]);
@@ -385,7 +459,12 @@ describe("agent requests", () => {
     const shown = deferred<void>();
     const { agent, session, send } = await setup(
       { "session/prompt": () => ({ messageId: "u" }) },
-      { createElicitation: () => (shown.resolve(), new Promise(() => {})) },
+      {
+        createElicitation: () => {
+          shown.resolve();
+          return new Promise(() => {});
+        },
+      },
     );
     const turn = session.prompt("go");
     await send({ sessionUpdate: "state_update", state: "requires_action" });
@@ -410,8 +489,15 @@ describe("malformed input", () => {
     cleanup.push(() => client.close());
     const session = await client.newSession({ cwd: "/w" });
     await agent.connection.notify("session/update", { sessionId: "s", update: "nope" });
-    await agent.connection.notify("session/update", { sessionId: "other", update: { sessionUpdate: "notice", severity: "info", title: "x" } });
-    await agent.update("s", { sessionUpdate: "agent_message_chunk", messageId: "a", content: text("ok") } satisfies Record<string, unknown> as SessionUpdate & Record<string, unknown>);
+    await agent.connection.notify("session/update", {
+      sessionId: "other",
+      update: { sessionUpdate: "notice", severity: "info", title: "x" },
+    });
+    await agent.update("s", {
+      sessionUpdate: "agent_message_chunk",
+      messageId: "a",
+      content: text("ok"),
+    } satisfies Record<string, unknown> as SessionUpdate & Record<string, unknown>);
     await flush();
     expect(warnings).toHaveLength(2);
     expect(session.store.getSnapshot().timeline).toHaveLength(1);
@@ -420,7 +506,10 @@ describe("malformed input", () => {
 
 describe("session close", () => {
   it("closing a session mid-turn ends its turn cancelled", async () => {
-    const { session, send, client } = await setup({ "session/prompt": () => ({ messageId: "u1" }), "session/close": () => ({}) });
+    const { session, send, client } = await setup({
+      "session/prompt": () => ({ messageId: "u1" }),
+      "session/close": () => ({}),
+    });
     const turn = session.prompt("long");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "running" });
@@ -440,7 +529,11 @@ describe("cancel and background work", () => {
     );
     const turn = session.prompt("go");
     await turn.messageId;
-    await send({ sessionUpdate: "state_update", state: "running", background: [{ type: "terminal", terminalId: "dev-server" }] });
+    await send({
+      sessionUpdate: "state_update",
+      state: "running",
+      background: [{ type: "terminal", terminalId: "dev-server" }],
+    });
     const options = [{ optionId: "ok", name: "OK", kind: "allow_once" }];
     const foreground = agent.connection.request("session/request_permission", {
       sessionId: "s",

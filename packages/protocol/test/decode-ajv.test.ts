@@ -30,7 +30,7 @@ describe("validate agrees with Ajv", () => {
           expect(decoded.ok).toBe(true);
           if (decoded.ok) expect(decoded.value).toBe(value);
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, endOnFailure: true },
       );
     });
 
@@ -51,7 +51,7 @@ describe("validate agrees with Ajv", () => {
             }
           }
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, endOnFailure: true },
       );
     });
   }

@@ -87,6 +87,34 @@ describe("Node client", () => {
     expect(error.message).toContain("aborted");
   });
 
+  it("rejects at once with an already aborted signal", async () => {
+    const server = await startServer();
+    const error = (await connectWebSocket(server.url, { signal: AbortSignal.abort() }).catch(
+      (caught: unknown) => caught,
+    )) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.kind).toBe("connect_failed");
+  });
+
+  it("detects a server that stops answering pings", async () => {
+    const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, autoPong: false });
+    await new Promise((resolve) => wss.once("listening", resolve));
+    onCleanup(
+      () =>
+        new Promise((resolve) => {
+          for (const client of wss.clients) client.terminate();
+          wss.close(resolve);
+        }),
+    );
+    const client = await connectWebSocket(`ws://127.0.0.1:${(wss.address() as { port: number }).port}/acp`, {
+      keepalive: { intervalMs: 30, timeoutMs: 60 },
+    });
+    const sink = recordingSink();
+    client.start(sink);
+    const error = (await sink.closedWith) as ConnectionError;
+    expect(error.details.reason).toBe("keepalive_timeout");
+  });
+
   it("reports a peer close with its code and reason, and refuses to send afterwards", async () => {
     const server = await startServer({
       onConnection: (transport) => {

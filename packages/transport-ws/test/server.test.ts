@@ -414,6 +414,17 @@ describe("ACP WebSocket server", () => {
       expect(client.connectionId).toBeDefined();
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(await page.text()).toBe("hello");
+      // Another upgrade listener owns /other: we leave its sockets alone.
+      const { WebSocketServer } = await import("ws");
+      const other = new WebSocketServer({ noServer: true });
+      http.on("upgrade", (request, socket, head) => {
+        if (request.url === "/other") other.handleUpgrade(request, socket, head, (ws) => ws.send("other says hi"));
+      });
+      const otherClient = rawClient(`ws://127.0.0.1:${port}/other`);
+      const greeting = await new Promise((resolve) => otherClient.once("message", (data) => resolve(data.toString())));
+      expect(greeting).toBe("other says hi");
+      otherClient.terminate();
+      other.close();
       await server.close();
       expect(http.listening).toBe(true);
     } finally {

@@ -61,6 +61,7 @@ export class ToolCallBuilder {
   readonly id: string;
   readonly #host: ToolCallHost;
   #status: ToolCallStatus = "pending";
+  #title: string | undefined;
   #onCancel: (() => void | Promise<void>) | undefined;
   #cancelAdvertised = false;
 
@@ -76,6 +77,11 @@ export class ToolCallBuilder {
 
   get status(): ToolCallStatus {
     return this.#status;
+  }
+
+  /** The title last reported (undefined once cleared). */
+  get title(): string | undefined {
+    return this.#title;
   }
 
   get isFinal(): boolean {
@@ -166,6 +172,7 @@ export class ToolCallBuilder {
     const sent = this.#host.owner.emit({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate, what);
     // Only reached when the update was accepted (emit throws synchronously otherwise).
     this.#status = nextStatus;
+    if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     this.#cancelAdvertised = advertise;
     return sent;
   }
@@ -173,6 +180,7 @@ export class ToolCallBuilder {
   /** @internal Applies a patch the client already received another way (a permission subject). */
   applyRecorded(patch: ToolCallPatch): void {
     if (patch.status !== undefined) this.#status = patch.status ?? "pending";
+    if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     const update = this.#wire(patch);
     if (Object.keys(update).length > 1) this.#host.owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
   }

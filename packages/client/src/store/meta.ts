@@ -32,7 +32,9 @@ export function patchMeta(current: Meta | undefined, patch: Meta | null | undefi
 
 /** `_meta` of a snapshot-like object as stored: an object with keys, else nothing. */
 export function storedMeta(meta: unknown): Meta | undefined {
-  return meta !== null && typeof meta === "object" && !Array.isArray(meta) && Object.keys(meta).length > 0 ? (meta as Meta) : undefined;
+  return meta !== null && typeof meta === "object" && !Array.isArray(meta) && Object.keys(meta).length > 0
+    ? (meta as Meta)
+    : undefined;
 }
 
 /** Structural equality of JSON-like values (plain objects, arrays, primitives, byte arrays). */

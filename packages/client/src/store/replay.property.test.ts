@@ -1,6 +1,6 @@
+import { compactHistory } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol";
 import fc from "fast-check";
-import { compactHistory } from "@acp-kit/agent";
 import { describe, expect, it } from "vitest";
 import { coalescedHistory } from "./replay.js";
 import { SessionStore } from "./session-store.js";
@@ -10,9 +10,16 @@ import type { SessionSnapshot } from "./types.js";
 const id = fc.constantFrom("a", "b", "c");
 const textBlock = fc.string({ maxLength: 4 }).map((text) => ({ type: "text", text }));
 const contentList = fc.array(textBlock, { maxLength: 3 });
-const meta = fc.option(fc.dictionary(fc.constantFrom("k1", "k2", "k3"), fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 2 })), { maxKeys: 3 }), {
-  nil: null,
-});
+const meta = fc.option(
+  fc.dictionary(
+    fc.constantFrom("k1", "k2", "k3"),
+    fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 2 })),
+    { maxKeys: 3 },
+  ),
+  {
+    nil: null,
+  },
+);
 /** A field that may be absent, null, or a value: the three states of a patch field. */
 function patchField<T>(value: fc.Arbitrary<T>) {
   return fc.option(fc.option(value, { nil: null }), { nil: undefined });
@@ -27,10 +34,19 @@ const bytesB64 = fc.uint8Array({ maxLength: 5 }).map((b) => btoa(String.fromChar
 
 const update: fc.Arbitrary<SessionUpdate> = fc.oneof(
   fc
-    .record({ tag: fc.constantFrom("user_message", "agent_message", "agent_thought"), messageId: id, content: patchField(contentList), _meta: fc.option(meta, { nil: undefined }) })
+    .record({
+      tag: fc.constantFrom("user_message", "agent_message", "agent_thought"),
+      messageId: id,
+      content: patchField(contentList),
+      _meta: fc.option(meta, { nil: undefined }),
+    })
     .map(({ tag, messageId, content, _meta }) => withOptional({ sessionUpdate: tag, messageId }, { content, _meta })),
   fc
-    .record({ tag: fc.constantFrom("user_message_chunk", "agent_message_chunk", "agent_thought_chunk"), messageId: id, content: textBlock })
+    .record({
+      tag: fc.constantFrom("user_message_chunk", "agent_message_chunk", "agent_thought_chunk"),
+      messageId: id,
+      content: textBlock,
+    })
     .map(({ tag, ...rest }) => ({ sessionUpdate: tag, ...rest })),
   fc
     .record({
@@ -59,26 +75,57 @@ const update: fc.Arbitrary<SessionUpdate> = fc.oneof(
     .map(({ terminalId, ...rest }) => withOptional({ sessionUpdate: "terminal_update", terminalId }, rest)),
   fc.record({ terminalId: id, data: bytesB64 }).map((r) => ({ sessionUpdate: "terminal_output_chunk", ...r })),
   fc
-    .record({ planId: id, entries: fc.array(fc.record({ content: fc.string({ maxLength: 3 }), priority: fc.constant("high"), status: fc.constant("pending") }), { maxLength: 2 }) })
+    .record({
+      planId: id,
+      entries: fc.array(
+        fc.record({
+          content: fc.string({ maxLength: 3 }),
+          priority: fc.constant("high"),
+          status: fc.constant("pending"),
+        }),
+        { maxLength: 2 },
+      ),
+    })
     .map(({ planId, entries }) => ({ sessionUpdate: "plan_update", plan: { type: "items", planId, entries } })),
   fc
-    .array(fc.record({ type: fc.constant("command"), name: id, description: fc.string({ maxLength: 3 }) }), { maxLength: 2 })
+    .array(fc.record({ type: fc.constant("command"), name: id, description: fc.string({ maxLength: 3 }) }), {
+      maxLength: 2,
+    })
     .map((availableCommands) => ({ sessionUpdate: "available_commands_update", availableCommands })),
   fc
-    .record({ title: patchField(fc.string({ maxLength: 3 })), updatedAt: patchField(fc.constant("2026-01-01T00:00:00Z")), _meta: fc.option(meta, { nil: undefined }) })
+    .record({
+      title: patchField(fc.string({ maxLength: 3 })),
+      updatedAt: patchField(fc.constant("2026-01-01T00:00:00Z")),
+      _meta: fc.option(meta, { nil: undefined }),
+    })
     .map((r) => withOptional({ sessionUpdate: "session_info_update" }, r)),
   fc
-    .record({ used: fc.nat(100), size: fc.nat(100), cost: patchField(fc.record({ amount: fc.nat(10), currency: fc.constant("USD") })) })
+    .record({
+      used: fc.nat(100),
+      size: fc.nat(100),
+      cost: patchField(fc.record({ amount: fc.nat(10), currency: fc.constant("USD") })),
+    })
     .map(({ used, size, cost }) => withOptional({ sessionUpdate: "usage_update", used, size }, { cost })),
-  fc.oneof(
-    fc.record({ state: fc.constantFrom("running", "requires_action", "_custom") }),
-    fc.record({ state: fc.constant("idle"), stopReason: fc.constantFrom("end_turn", "cancelled", "_stop") }),
-    fc.record({ state: fc.constant("idle"), background: fc.constant([{ type: "terminal", terminalId: "a" }]) }),
-  ).map((r) => ({ sessionUpdate: "state_update", ...r })),
-  fc.record({ severity: fc.constantFrom("info", "error"), title: fc.constant("n") }).map((r) => ({ sessionUpdate: "notice", ...r })),
   fc
-    .record({ compactionId: id, status: fc.constantFrom("in_progress", "completed"), summary: patchField(contentList), error: patchField(fc.constant("e")) })
-    .map(({ compactionId, status, ...rest }) => withOptional({ sessionUpdate: "compaction_update", compactionId, status }, rest)),
+    .oneof(
+      fc.record({ state: fc.constantFrom("running", "requires_action", "_custom") }),
+      fc.record({ state: fc.constant("idle"), stopReason: fc.constantFrom("end_turn", "cancelled", "_stop") }),
+      fc.record({ state: fc.constant("idle"), background: fc.constant([{ type: "terminal", terminalId: "a" }]) }),
+    )
+    .map((r) => ({ sessionUpdate: "state_update", ...r })),
+  fc
+    .record({ severity: fc.constantFrom("info", "error"), title: fc.constant("n") })
+    .map((r) => ({ sessionUpdate: "notice", ...r })),
+  fc
+    .record({
+      compactionId: id,
+      status: fc.constantFrom("in_progress", "completed"),
+      summary: patchField(contentList),
+      error: patchField(fc.constant("e")),
+    })
+    .map(({ compactionId, status, ...rest }) =>
+      withOptional({ sessionUpdate: "compaction_update", compactionId, status }, rest),
+    ),
   fc.record({ compactionId: id, content: textBlock }).map((r) => ({ sessionUpdate: "compaction_summary_chunk", ...r })),
   fc.record({ sessionUpdate: fc.constantFrom("_vendor", "future_variant"), v: fc.nat(3) }),
 ) as fc.Arbitrary<SessionUpdate>;

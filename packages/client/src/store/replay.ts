@@ -20,13 +20,19 @@ function encodeBase64(bytes: Uint8Array): string {
 function entryUpdate(entry: TimelineEntry): Record<string, unknown> {
   switch (entry.type) {
     case "message": {
-      const update: Record<string, unknown> = { sessionUpdate: MESSAGE_TAGS[entry.kind], messageId: entry.messageId, content: entry.content };
+      const update: Record<string, unknown> = {
+        sessionUpdate: MESSAGE_TAGS[entry.kind],
+        messageId: entry.messageId,
+        content: entry.content,
+      };
       if (entry.meta !== undefined) update._meta = entry.meta;
       return update;
     }
     case "tool_call": {
       const { type: _type, meta, ...fields } = entry;
-      return meta === undefined ? { sessionUpdate: "tool_call_update", ...fields } : { sessionUpdate: "tool_call_update", ...fields, _meta: meta };
+      return meta === undefined
+        ? { sessionUpdate: "tool_call_update", ...fields }
+        : { sessionUpdate: "tool_call_update", ...fields, _meta: meta };
     }
     case "terminal": {
       const { type: _type, meta, output, ...fields } = entry;
@@ -39,7 +45,9 @@ function entryUpdate(entry: TimelineEntry): Record<string, unknown> {
       return { sessionUpdate: "plan_update", plan: entry.plan };
     case "compaction": {
       const { type: _type, meta, ...fields } = entry;
-      return meta === undefined ? { sessionUpdate: "compaction_update", ...fields } : { sessionUpdate: "compaction_update", ...fields, _meta: meta };
+      return meta === undefined
+        ? { sessionUpdate: "compaction_update", ...fields }
+        : { sessionUpdate: "compaction_update", ...fields, _meta: meta };
     }
     case "unknown":
       return { ...entry.update };
@@ -49,14 +57,25 @@ function entryUpdate(entry: TimelineEntry): Record<string, unknown> {
 /** Updates that rebuild `snapshot` (except its live-only notices) when applied to a fresh store. */
 export function coalescedHistory(snapshot: SessionSnapshot): SessionUpdate[] {
   const updates: Record<string, unknown>[] = snapshot.timeline.map(entryUpdate);
-  if (snapshot.availableCommands.length > 0) updates.push({ sessionUpdate: "available_commands_update", availableCommands: snapshot.availableCommands });
-  if (snapshot.configOptions.length > 0) updates.push({ sessionUpdate: "config_option_update", configOptions: snapshot.configOptions });
+  if (snapshot.availableCommands.length > 0)
+    updates.push({ sessionUpdate: "available_commands_update", availableCommands: snapshot.availableCommands });
+  if (snapshot.configOptions.length > 0)
+    updates.push({ sessionUpdate: "config_option_update", configOptions: snapshot.configOptions });
   const { meta: infoMeta, ...info } = snapshot.info;
   if (Object.keys(info).length > 0 || infoMeta !== undefined) {
-    updates.push({ sessionUpdate: "session_info_update", ...info, ...(infoMeta === undefined ? {} : { _meta: infoMeta }) });
+    updates.push({
+      sessionUpdate: "session_info_update",
+      ...info,
+      ...(infoMeta === undefined ? {} : { _meta: infoMeta }),
+    });
   }
   if (snapshot.usage !== undefined) updates.push({ sessionUpdate: "usage_update", ...snapshot.usage });
   const { state: _known, rawState, meta: stateMeta, ...state } = snapshot.state;
-  updates.push({ sessionUpdate: "state_update", state: rawState, ...state, ...(stateMeta === undefined ? {} : { _meta: stateMeta }) });
+  updates.push({
+    sessionUpdate: "state_update",
+    state: rawState,
+    ...state,
+    ...(stateMeta === undefined ? {} : { _meta: stateMeta }),
+  });
   return updates as SessionUpdate[];
 }

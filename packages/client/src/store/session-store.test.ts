@@ -70,12 +70,14 @@ const messageCases: Case[] = [
   {
     name: "a new ID without content starts empty",
     updates: [u({ sessionUpdate: "agent_message", messageId: "m" })],
-    check: (s) => expect(s.messages.agent.get("m")).toEqual({ type: "message", kind: "agent", messageId: "m", content: [] }),
+    check: (s) =>
+      expect(s.messages.agent.get("m")).toEqual({ type: "message", kind: "agent", messageId: "m", content: [] }),
   },
   {
     name: "a chunk for an unseen ID creates the message",
     updates: [u({ sessionUpdate: "agent_thought_chunk", messageId: "t", content: text("hm") })],
-    check: (s) => expect(s.timeline).toEqual([{ type: "message", kind: "thought", messageId: "t", content: [text("hm")] }]),
+    check: (s) =>
+      expect(s.timeline).toEqual([{ type: "message", kind: "thought", messageId: "t", content: [text("hm")] }]),
   },
   {
     name: "chunk _meta is chunk-scoped (never patches the message)",
@@ -92,7 +94,10 @@ const messageCases: Case[] = [
       u({ sessionUpdate: "agent_message", messageId: "m", content: [text("a")] }),
     ],
     check: (s) => {
-      expect(s.timeline.map((e) => (e.type === "message" ? `${e.kind}:${e.messageId}` : e.type))).toEqual(["user:m", "agent:m"]);
+      expect(s.timeline.map((e) => (e.type === "message" ? `${e.kind}:${e.messageId}` : e.type))).toEqual([
+        "user:m",
+        "agent:m",
+      ]);
       expect(s.messages.user.get("m")?.content).toEqual([text("q")]);
     },
   },
@@ -147,16 +152,36 @@ const toolCases: Case[] = [
     name: "first tool_call_update creates the call with protocol defaults",
     updates: [u({ sessionUpdate: "tool_call_update", toolCallId: "t" })],
     check: (s) =>
-      expect(s.toolCalls.get("t")).toEqual({ type: "tool_call", toolCallId: "t", kind: "other", status: "pending", content: [], locations: [] }),
+      expect(s.toolCalls.get("t")).toEqual({
+        type: "tool_call",
+        toolCallId: "t",
+        kind: "other",
+        status: "pending",
+        content: [],
+        locations: [],
+      }),
   },
   {
     name: "fields are patched: absent keeps, value replaces",
     updates: [
-      u({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Read", kind: "read", name: "fs.read", rawInput: { p: 1 } }),
+      u({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        title: "Read",
+        kind: "read",
+        name: "fs.read",
+        rawInput: { p: 1 },
+      }),
       u({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "in_progress" }),
     ],
     check: (s) =>
-      expect(s.toolCalls.get("t")).toMatchObject({ title: "Read", kind: "read", name: "fs.read", status: "in_progress", rawInput: { p: 1 } }),
+      expect(s.toolCalls.get("t")).toMatchObject({
+        title: "Read",
+        kind: "read",
+        name: "fs.read",
+        status: "in_progress",
+        rawInput: { p: 1 },
+      }),
   },
   {
     name: "null resets: kind -> other, status -> pending, title/name/raw/capabilities cleared, content/locations emptied",
@@ -189,7 +214,14 @@ const toolCases: Case[] = [
       }),
     ],
     check: (s) =>
-      expect(s.toolCalls.get("t")).toEqual({ type: "tool_call", toolCallId: "t", kind: "other", status: "pending", content: [], locations: [] }),
+      expect(s.toolCalls.get("t")).toEqual({
+        type: "tool_call",
+        toolCallId: "t",
+        kind: "other",
+        status: "pending",
+        content: [],
+        locations: [],
+      }),
   },
   {
     name: "content chunks append; a later content replaces; later chunks append again",
@@ -204,7 +236,8 @@ const toolCases: Case[] = [
   {
     name: "a content chunk for an unseen tool call creates it with defaults",
     updates: [u({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: toolText("a") })],
-    check: (s) => expect(s.toolCalls.get("t")).toMatchObject({ status: "pending", kind: "other", content: [toolText("a")] }),
+    check: (s) =>
+      expect(s.toolCalls.get("t")).toMatchObject({ status: "pending", kind: "other", content: [toolText("a")] }),
   },
   {
     name: "capabilities object replaces whole",
@@ -286,12 +319,22 @@ const otherCases: Case[] = [
   {
     name: "plan_update replaces that plan; plans are keyed by planId",
     updates: [
-      u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "pending" }] } }),
+      u({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "a", priority: "high", status: "pending" }] },
+      }),
       u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "q", entries: [] } }),
-      u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "b", priority: "low", status: "completed" }] } }),
+      u({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "b", priority: "low", status: "completed" }] },
+      }),
     ],
     check: (s) => {
-      expect(s.plans.get("p")?.plan).toEqual({ type: "items", planId: "p", entries: [{ content: "b", priority: "low", status: "completed" }] });
+      expect(s.plans.get("p")?.plan).toEqual({
+        type: "items",
+        planId: "p",
+        entries: [{ content: "b", priority: "low", status: "completed" }],
+      });
       expect(s.timeline.map((e) => (e.type === "plan" ? e.planId : "?"))).toEqual(["p", "q"]);
     },
   },
@@ -303,9 +346,18 @@ const otherCases: Case[] = [
   {
     name: "available commands and config options are replaced as lists",
     updates: [
-      u({ sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "a", description: "A" }] }),
-      u({ sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "b", description: "B" }] }),
-      u({ sessionUpdate: "config_option_update", configOptions: [{ type: "boolean", configId: "c", name: "C", currentValue: true }] }),
+      u({
+        sessionUpdate: "available_commands_update",
+        availableCommands: [{ type: "command", name: "a", description: "A" }],
+      }),
+      u({
+        sessionUpdate: "available_commands_update",
+        availableCommands: [{ type: "command", name: "b", description: "B" }],
+      }),
+      u({
+        sessionUpdate: "config_option_update",
+        configOptions: [{ type: "boolean", configId: "c", name: "C", currentValue: true }],
+      }),
     ],
     check: (s) => {
       expect(s.availableCommands).toEqual([{ type: "command", name: "b", description: "B" }]);
@@ -337,9 +389,22 @@ const otherCases: Case[] = [
     name: "idle with stopReason error keeps the error; background list kept",
     updates: [
       u({ sessionUpdate: "state_update", state: "running", background: [{ type: "terminal", terminalId: "x" }] }),
-      u({ sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32603, message: "boom" }, background: [] }),
+      u({
+        sessionUpdate: "state_update",
+        state: "idle",
+        stopReason: "error",
+        error: { code: -32603, message: "boom" },
+        background: [],
+      }),
     ],
-    check: (s) => expect(s.state).toEqual({ state: "idle", rawState: "idle", stopReason: "error", error: { code: -32603, message: "boom" }, background: [] }),
+    check: (s) =>
+      expect(s.state).toEqual({
+        state: "idle",
+        rawState: "idle",
+        stopReason: "error",
+        error: { code: -32603, message: "boom" },
+        background: [],
+      }),
   },
   {
     name: "a later snapshot without background means not reported (not an empty list)",
@@ -377,7 +442,12 @@ const otherCases: Case[] = [
       u({ sessionUpdate: "compaction_update", compactionId: "c", status: "completed", error: null }),
     ],
     check: (s) => {
-      expect(s.compactions.get("c")).toEqual({ type: "compaction", compactionId: "c", status: "completed", summary: [text("s1"), text("s2")] });
+      expect(s.compactions.get("c")).toEqual({
+        type: "compaction",
+        compactionId: "c",
+        status: "completed",
+        summary: [text("s1"), text("s2")],
+      });
       expect(s.timeline.map((e) => e.type)).toEqual(["message", "compaction", "message"]);
     },
   },
@@ -422,14 +492,49 @@ describe("SessionStore idempotence and snapshots", () => {
   const snapshotLike: [string, SessionUpdate][] = [
     ["state_update", u({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [] })],
     ["plan_update", u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [] } })],
-    ["available_commands_update", u({ sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "a", description: "A" }] })],
-    ["config_option_update", u({ sessionUpdate: "config_option_update", configOptions: [{ type: "boolean", configId: "c", name: "C", currentValue: true }] })],
+    [
+      "available_commands_update",
+      u({
+        sessionUpdate: "available_commands_update",
+        availableCommands: [{ type: "command", name: "a", description: "A" }],
+      }),
+    ],
+    [
+      "config_option_update",
+      u({
+        sessionUpdate: "config_option_update",
+        configOptions: [{ type: "boolean", configId: "c", name: "C", currentValue: true }],
+      }),
+    ],
     ["usage_update", u({ sessionUpdate: "usage_update", used: 1, size: 2, cost: { amount: 1, currency: "USD" } })],
     ["session_info_update", u({ sessionUpdate: "session_info_update", title: "t", _meta: { a: 1 } })],
-    ["agent_message with content", u({ sessionUpdate: "agent_message", messageId: "m", content: [text("a")], _meta: { a: 1 } })],
-    ["tool_call_update", u({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed", content: [toolText("x")], _meta: { k: null, j: 1 } })],
-    ["terminal_update with output", u({ sessionUpdate: "terminal_update", terminalId: "x", output: { data: b64("abc") }, exitStatus: { exitCode: 0 } })],
-    ["compaction_update", u({ sessionUpdate: "compaction_update", compactionId: "c", status: "completed", summary: [text("s")] })],
+    [
+      "agent_message with content",
+      u({ sessionUpdate: "agent_message", messageId: "m", content: [text("a")], _meta: { a: 1 } }),
+    ],
+    [
+      "tool_call_update",
+      u({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        status: "completed",
+        content: [toolText("x")],
+        _meta: { k: null, j: 1 },
+      }),
+    ],
+    [
+      "terminal_update with output",
+      u({
+        sessionUpdate: "terminal_update",
+        terminalId: "x",
+        output: { data: b64("abc") },
+        exitStatus: { exitCode: 0 },
+      }),
+    ],
+    [
+      "compaction_update",
+      u({ sessionUpdate: "compaction_update", compactionId: "c", status: "completed", summary: [text("s")] }),
+    ],
   ];
   for (const [name, update] of snapshotLike) {
     it(`applying ${name} twice changes nothing (same snapshot object, no notification)`, () => {
@@ -511,7 +616,11 @@ describe("SessionStore idempotence and snapshots", () => {
       subject: { type: "tool_call", toolCall: { toolCallId: "t", rawInput: { path: "/a" }, _meta: { x: 1 } } },
     });
     store.applyPermissionRequest({ subject: { type: "command", command: "rm -rf /tmp/x", cwd: "/" } });
-    expect(store.getSnapshot().toolCalls.get("t")).toMatchObject({ title: "Edit", rawInput: { path: "/a" }, meta: { x: 1 } });
+    expect(store.getSnapshot().toolCalls.get("t")).toMatchObject({
+      title: "Edit",
+      rawInput: { path: "/a" },
+      meta: { x: 1 },
+    });
     expect(store.getSnapshot().toolCalls.size).toBe(1);
   });
 

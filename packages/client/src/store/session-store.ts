@@ -17,7 +17,7 @@ import type {
 } from "@acp-kit/protocol";
 import type { Logger } from "../logger.js";
 import { ByteBuffer, decodeBase64 } from "./bytes.js";
-import { jsonEqual, patchMeta, storedMeta, type Meta } from "./meta.js";
+import { jsonEqual, type Meta, patchMeta, storedMeta } from "./meta.js";
 import type {
   CompactionEntry,
   ForegroundState,
@@ -77,7 +77,12 @@ class MessageNode implements Node {
     readonly messageId: string,
   ) {}
   build(): MessageEntry {
-    const entry: MessageEntry = { type: "message", kind: this.kind, messageId: this.messageId, content: this.content.slice() };
+    const entry: MessageEntry = {
+      type: "message",
+      kind: this.kind,
+      messageId: this.messageId,
+      content: this.content.slice(),
+    };
     return this.meta === undefined ? entry : { ...entry, meta: this.meta };
   }
 }
@@ -187,7 +192,11 @@ class UnknownNode implements Node {
 export class SessionStore {
   readonly #logger: Logger | undefined;
   #timeline: Node[] = [];
-  #messages = { user: new Map<string, MessageNode>(), agent: new Map<string, MessageNode>(), thought: new Map<string, MessageNode>() };
+  #messages = {
+    user: new Map<string, MessageNode>(),
+    agent: new Map<string, MessageNode>(),
+    thought: new Map<string, MessageNode>(),
+  };
   #toolCalls = new Map<string, ToolCallNode>();
   #terminals = new Map<string, TerminalNode>();
   #plans = new Map<string, PlanNode>();
@@ -266,7 +275,7 @@ export class SessionStore {
    */
   applyPermissionRequest(request: Pick<RequestPermissionRequest, "subject">): boolean {
     const subject = request.subject as { type?: unknown; toolCall?: ToolCallUpdate } | null | undefined;
-    if (!subject || subject.type !== "tool_call" || !subject.toolCall) return false;
+    if (subject?.type !== "tool_call" || !subject.toolCall) return false;
     return this.apply({ sessionUpdate: "tool_call_update", ...subject.toolCall } as SessionUpdate);
   }
 
@@ -542,7 +551,8 @@ export class SessionStore {
     const output = update.output as { data: string } | null | undefined;
     if (output !== undefined) {
       // `output` is a full snapshot: it replaces every byte received so far.
-      const bytes = output === null ? new Uint8Array(0) : this.#decode(output.data, "output snapshot", update.terminalId);
+      const bytes =
+        output === null ? new Uint8Array(0) : this.#decode(output.data, "output snapshot", update.terminalId);
       if (bytes !== undefined && !jsonEqual(node.output.bytes(), bytes)) {
         node.output.replace(bytes);
         changed = true;
@@ -629,7 +639,12 @@ export class SessionStore {
   }
 
   #addNotice(update: Variant<"notice">): boolean {
-    const { sessionUpdate: _tag, _meta, description, ...rest } = update as Variant<"notice"> & { description?: string | null };
+    const {
+      sessionUpdate: _tag,
+      _meta,
+      description,
+      ...rest
+    } = update as Variant<"notice"> & { description?: string | null };
     const notice: Record<string, unknown> = { ...rest };
     if (typeof description === "string") notice.description = description;
     const meta = storedMeta(_meta);

@@ -96,7 +96,13 @@ export interface UnknownUpdateEntry {
 }
 
 /** One slot of the session's ordered history. An entity keeps the slot of its first sighting. */
-export type TimelineEntry = MessageEntry | ToolCallEntry | TerminalEntry | PlanEntry | CompactionEntry | UnknownUpdateEntry;
+export type TimelineEntry =
+  | MessageEntry
+  | ToolCallEntry
+  | TerminalEntry
+  | PlanEntry
+  | CompactionEntry
+  | UnknownUpdateEntry;
 
 /**
  * The foreground work state from the latest `state_update` snapshot.

@@ -5,7 +5,14 @@
  * `compactHistory`, an implementation independent of the client's store) and the current state.
  */
 import { compactHistory } from "@acp-kit/agent";
-import { Connection, ConnectionError, createInMemoryTransportPair, RequestError, type InMemoryTransport, type SessionUpdate } from "@acp-kit/protocol";
+import {
+  Connection,
+  ConnectionError,
+  createInMemoryTransportPair,
+  type InMemoryTransport,
+  RequestError,
+  type SessionUpdate,
+} from "@acp-kit/protocol";
 
 export class ReplayingAgent {
   readonly sessionId = "s";
@@ -23,7 +30,11 @@ export class ReplayingAgent {
     const [clientEnd, agentEnd] = createInMemoryTransportPair();
     const conn = new Connection(agentEnd);
     this.#connections.push(conn);
-    conn.onRequest("initialize", () => ({ protocolVersion: 2, info: { name: "replaying-agent", version: "1" }, capabilities: { session: {} } }));
+    conn.onRequest("initialize", () => ({
+      protocolVersion: 2,
+      info: { name: "replaying-agent", version: "1" },
+      capabilities: { session: {} },
+    }));
     conn.onRequest("session/new", () => {
       this.#attached = conn;
       return { sessionId: this.sessionId };
@@ -50,7 +61,8 @@ export class ReplayingAgent {
     if (u.sessionUpdate === "state_update") this.state = u;
     else if (u.sessionUpdate !== "notice") this.history.push(u);
     const live = this.#attached;
-    if (live && !live.isClosed) await live.notify("session/update", { sessionId: this.sessionId, update: u }).catch(() => {});
+    if (live && !live.isClosed)
+      await live.notify("session/update", { sessionId: this.sessionId, update: u }).catch(() => {});
   }
 
   /** Breaks the live connection, as a network failure would. */

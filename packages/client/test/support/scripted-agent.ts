@@ -6,9 +6,9 @@
 import {
   Connection,
   createInMemoryTransportPair,
-  RequestError,
   type InMemoryTransport,
   type RequestContext,
+  RequestError,
 } from "@acp-kit/protocol";
 
 export interface Received {

@@ -49,7 +49,6 @@ export async function connectWebSocket(
   options: NodeConnectWebSocketOptions = {},
 ): Promise<WebSocketTransport> {
   const target = url.toString();
-  options.signal?.throwIfAborted?.();
   const jar = options.cookies === false ? undefined : (options.cookies ?? new AcpCookieJar());
   const headers: Record<string, string> = { ...options.headers };
   if (jar) {

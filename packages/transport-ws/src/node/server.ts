@@ -237,6 +237,14 @@ class Endpoint implements AcpWebSocketServer {
   };
 
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    if (safePathname(request.url) !== this.path) {
+      // On a shared server another listener may own this path: leave its socket alone.
+      if (this.ownsServer || this.httpServer.listenerCount("upgrade") <= 1) {
+        socket.on("error", destroyOnError);
+        refuseUpgrade(socket, 404, "Not found");
+      }
+      return;
+    }
     // A socket error before the upgrade completes must not crash the process.
     socket.on("error", destroyOnError);
     this.handleUpgrade(request, socket, head).catch((error: unknown) => {
@@ -246,11 +254,6 @@ class Endpoint implements AcpWebSocketServer {
   };
 
   private async handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    if (safePathname(request.url) !== this.path) {
-      // On a shared server another listener may own this path.
-      if (this.ownsServer || this.httpServer.listenerCount("upgrade") <= 1) refuseUpgrade(socket, 404, "Not found");
-      return;
-    }
     if (this.closing) return refuseUpgrade(socket, 503, "Server is shutting down");
     const origin = headerValue(request.headers.origin);
     if (!this.originAllowed(origin)) {
