@@ -1,7 +1,9 @@
 // @acp-kit/e2e: helpers for the end-to-end suites (real processes, real sockets).
+
+export * from "./agents.js";
+export * from "./interop-drivers.js";
+export * from "./interop-matrix.js";
+export * from "./normalize.js";
 export * from "./paths.js";
 export * from "./processes.js";
-export * from "./agents.js";
-export * from "./normalize.js";
-export * from "./interop-matrix.js";
 export * from "./tcp-proxy.js";

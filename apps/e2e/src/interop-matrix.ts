@@ -19,7 +19,11 @@ export class InteropMatrix {
   }
 
   /** Runs `check` and records its outcome (rethrowing a failure so the test fails too). */
-  async run(where: Omit<MatrixCell, "outcome" | "detail" | "check">, check: string, body: () => Promise<void>): Promise<void> {
+  async run(
+    where: Omit<MatrixCell, "outcome" | "detail" | "check">,
+    check: string,
+    body: () => Promise<void>,
+  ): Promise<void> {
     try {
       await body();
       this.record({ ...where, check, outcome: "pass" });
@@ -37,14 +41,18 @@ export class InteropMatrix {
     const body = rows.map((row) => [
       row,
       ...columns.map((column) => {
-        const cell = this.cells.find((c) => `${c.client} × ${c.agent}` === row && `${c.transport}: ${c.check}` === column);
+        const cell = this.cells.find(
+          (c) => `${c.client} × ${c.agent}` === row && `${c.transport}: ${c.check}` === column,
+        );
         return cell === undefined ? "-" : cell.outcome === "pass" ? "pass" : "FAIL";
       }),
     ]);
     const widths = header.map((_, i) => Math.max(...[header, ...body].map((r) => (r[i] as string).length)));
     const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(" | ")} |`;
     const rule = `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`;
-    const failures = this.cells.filter((c) => c.outcome === "fail").map((c) => `  FAIL ${c.client} × ${c.agent} over ${c.transport}, ${c.check}: ${c.detail ?? ""}`);
+    const failures = this.cells
+      .filter((c) => c.outcome === "fail")
+      .map((c) => `  FAIL ${c.client} × ${c.agent} over ${c.transport}, ${c.check}: ${c.detail ?? ""}`);
     return [line(header), rule, ...body.map(line), ...failures].join("\n");
   }
 }

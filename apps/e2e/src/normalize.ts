@@ -23,7 +23,8 @@ export function normalizeSnapshot(snapshot: SessionSnapshot): unknown {
     if (Array.isArray(value)) return value.map(walk);
     if (value !== null && typeof value === "object") {
       const out: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(value)) out[key] = ID_KEYS.has(key) && typeof inner === "string" ? rename(inner) : walk(inner);
+      for (const [key, inner] of Object.entries(value))
+        out[key] = ID_KEYS.has(key) && typeof inner === "string" ? rename(inner) : walk(inner);
       return out;
     }
     return value;

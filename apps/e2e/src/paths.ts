@@ -15,7 +15,9 @@ export const TSX_BIN = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 export function assertBuilt(): void {
   for (const bin of [SAMPLE_AGENT_BIN, SAMPLE_CLIENT_BIN]) {
     if (!existsSync(bin)) {
-      throw new Error(`${bin} is missing: build the apps first (cd /work/main && pnpm exec turbo run build --filter=@acp-kit/e2e...)`);
+      throw new Error(
+        `${bin} is missing: build the apps first (cd /work/main && pnpm exec turbo run build --filter=@acp-kit/e2e...)`,
+      );
     }
   }
 }

@@ -2,7 +2,7 @@
  * Child processes for tests: output captured line by line, waiting for a line, and a registry
  * so every test can stop whatever it started (SIGTERM, then SIGKILL) in `afterEach`.
  */
-import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio, spawn } from "node:child_process";
 
 export interface TestProcess {
   readonly child: ChildProcessWithoutNullStreams;
@@ -11,7 +11,10 @@ export interface TestProcess {
   stdout(): string;
   stderr(): string;
   /** Resolves with the first stderr or stdout line matching `pattern` (rejects on exit or timeout). */
-  waitForLine(pattern: RegExp, options?: { stream?: "stdout" | "stderr"; timeoutMs?: number }): Promise<RegExpMatchArray>;
+  waitForLine(
+    pattern: RegExp,
+    options?: { stream?: "stdout" | "stderr"; timeoutMs?: number },
+  ): Promise<RegExpMatchArray>;
   /** Settles when the process exited. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once exited. */
@@ -20,18 +23,26 @@ export interface TestProcess {
 
 const running = new Set<TestProcess>();
 
-export function startProcess(command: string, args: readonly string[], options: SpawnOptionsWithoutStdio = {}): TestProcess {
-  const child = spawn(command, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
+export interface StartOptions extends SpawnOptionsWithoutStdio {
+  /** Capture stdout as text (default true). False leaves `child.stdout` unread for the caller. */
+  captureStdout?: boolean;
+}
+
+export function startProcess(command: string, args: readonly string[], options: StartOptions = {}): TestProcess {
+  const { captureStdout = true, ...spawnOptions } = options;
+  const child = spawn(command, args, { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
   const waiters = new Set<() => void>();
   const notify = () => {
     for (const waiter of [...waiters]) waiter();
   };
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    out += chunk;
-    notify();
-  });
+  if (captureStdout) {
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      notify();
+    });
+  }
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     err += chunk;
     notify();
@@ -69,9 +80,17 @@ export function startProcess(command: string, args: readonly string[], options: 
               if (match) return finish(() => resolve(match));
             }
           }
-          if (exitInfo) finish(() => reject(new Error(`process exited (${JSON.stringify(exitInfo)}) before printing ${pattern}\nstderr:\n${err}`)));
+          if (exitInfo)
+            finish(() =>
+              reject(
+                new Error(`process exited (${JSON.stringify(exitInfo)}) before printing ${pattern}\nstderr:\n${err}`),
+              ),
+            );
         };
-        const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${pattern}\nstderr:\n${err}\nstdout:\n${out}`))), timeoutMs);
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`timed out waiting for ${pattern}\nstderr:\n${err}\nstdout:\n${out}`))),
+          timeoutMs,
+        );
         const finish = (settle: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);

@@ -2,7 +2,7 @@
  * A TCP proxy that can cut every connection through it at once, to simulate a dropped network
  * (the peers see their sockets die, not a clean WebSocket close).
  */
-import { createServer, connect, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 
 export interface TcpProxy {
   readonly port: number;

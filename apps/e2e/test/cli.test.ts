@@ -6,14 +6,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   childPids,
-  sampleAgentCommand,
   SAMPLE_CLIENT_BIN,
+  sampleAgentCommand,
   startProcess,
   startSampleWsAgent,
   stopAllProcesses,
-  waitForExit,
   type TestProcess,
   type WsAgent,
+  waitForExit,
 } from "../src/index.js";
 
 beforeAll(() => assertBuilt());
@@ -21,7 +21,9 @@ afterEach(() => stopAllProcesses());
 
 function client(args: readonly string[], agentArgs: readonly string[] = []): TestProcess {
   const [command, commandArgs] = sampleAgentCommand(agentArgs);
-  return startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", ...args, "--", command, ...commandArgs], { cwd: "/tmp" });
+  return startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", ...args, "--", command, ...commandArgs], {
+    cwd: "/tmp",
+  });
 }
 
 async function finished(p: TestProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -53,7 +55,7 @@ describe("acp-sample-client -- acp-sample-agent (stdio)", () => {
     expect(result.stdout).toContain("› show me everything");
     expect(result.stdout).toContain("✔ Read src/greeting.ts (read, completed)");
     expect(result.stdout).toContain("✔ Allow editing src/greeting.ts? → Allow once (automatic)");
-    expect(result.stdout).toContain("+export const greeting = \"Hello, ACP!\";");
+    expect(result.stdout).toContain('+export const greeting = "Hello, ACP!";');
     expect(result.stdout).toContain("│ ℹ pass 2");
     expect(result.stdout).toContain("[x] Run the tests");
     expect(result.stdout).toContain("◆ show me everything");
@@ -68,10 +70,16 @@ describe("acp-sample-client -- acp-sample-agent (stdio)", () => {
       expect(message.jsonrpc).toBe("2.0");
       const isRequest = typeof message.method === "string" && message.id !== undefined;
       const isNotification = typeof message.method === "string" && message.id === undefined;
-      const isResponse = message.method === undefined && message.id !== undefined && ("result" in message) !== ("error" in message);
+      const isResponse =
+        message.method === undefined && message.id !== undefined && "result" in message !== "error" in message;
       expect(isRequest || isNotification || isResponse, JSON.stringify(message)).toBe(true);
     }
-    const idles = messages.filter((m) => m.method === "session/update" && m.params?.update?.sessionUpdate === "state_update" && m.params.update.state === "idle");
+    const idles = messages.filter(
+      (m) =>
+        m.method === "session/update" &&
+        m.params?.update?.sessionUpdate === "state_update" &&
+        m.params.update.state === "idle",
+    );
     expect(idles).toHaveLength(1);
     expect(idles[0]?.params?.update?.stopReason).toBe("end_turn");
     // Both directions are there: our initialize and the agent's permission request.
@@ -91,7 +99,9 @@ describe("acp-sample-client -- acp-sample-agent (stdio)", () => {
   });
 
   it("--config changes the agent's behaviour: mode auto asks nothing, model pirate rewords", async () => {
-    const result = await finished(client(["--json", "--config", "mode=auto", "--config", "model=pirate", "--prompt", "go"]));
+    const result = await finished(
+      client(["--json", "--config", "mode=auto", "--config", "model=pirate", "--prompt", "go"]),
+    );
     expect(result.code).toBe(0);
     const messages = parseTranscript(result.stdout);
     expect(messages.filter((m) => m.method === "session/set_config_option")).toHaveLength(2);
@@ -165,15 +175,24 @@ describe("acp-sample-agent process lifecycle", () => {
   it("logs only to stderr: stdout carries nothing but protocol messages", async () => {
     const [command, args] = sampleAgentCommand(["--verbose"]);
     const agent = startProcess(command, args);
-    agent.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"0"}}}\n');
+    agent.child.stdin.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"0"}}}\n',
+    );
     agent.child.stdin.write("this is not json\n");
     await agent.waitForLine(/"id":null/, { stream: "stdout" });
     agent.child.stdin.end();
     await agent.exited;
-    const lines = agent.stdout().split("\n").filter(Boolean).map((l) => JSON.parse(l) as WireMessage);
+    const lines = agent
+      .stdout()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as WireMessage);
     expect(lines).toHaveLength(2);
-    expect(lines.find((l) => l.id === 1)?.result).toMatchObject({ protocolVersion: 2, info: { name: "acp-sample-agent" } });
-    expect((lines.find((l) => l.id === null)?.error as { code: number }).code).toBe(-32700);
+    expect(lines.find((l) => l.id === 1)?.result).toMatchObject({
+      protocolVersion: 2,
+      info: { name: "acp-sample-agent" },
+    });
+    expect(lines.find((l) => l.id === null)?.error).toMatchObject({ code: -32700 });
   });
 });
 
@@ -186,7 +205,17 @@ describe("acp-sample-client --ws", () => {
 
   it("prints the bound port on stderr and serves a full turn with the bearer token", async () => {
     expect(server.port).toBeGreaterThan(0);
-    const p = startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", "--ws", server.url, "--token", "s3cret", "--yes", "--prompt", "hi"]);
+    const p = startProcess(process.execPath, [
+      SAMPLE_CLIENT_BIN,
+      "--no-color",
+      "--ws",
+      server.url,
+      "--token",
+      "s3cret",
+      "--yes",
+      "--prompt",
+      "hi",
+    ]);
     const { code } = await p.exited;
     expect(p.stderr()).toBe("");
     expect(code).toBe(0);
@@ -194,7 +223,15 @@ describe("acp-sample-client --ws", () => {
   });
 
   it("a wrong token is refused before the upgrade: exit 1 with the HTTP status", async () => {
-    const p = startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--ws", server.url, "--token", "wrong", "--prompt", "hi"]);
+    const p = startProcess(process.execPath, [
+      SAMPLE_CLIENT_BIN,
+      "--ws",
+      server.url,
+      "--token",
+      "wrong",
+      "--prompt",
+      "hi",
+    ]);
     const { code } = await p.exited;
     expect(code).toBe(1);
     expect(p.stderr(), p.stderr()).toMatch(/401/);

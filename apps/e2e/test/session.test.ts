@@ -3,8 +3,8 @@
  * stdio and over WebSocket: the lifecycle cases one by one, resume with replay after a dropped
  * socket, and clean shutdown.
  */
-import { connectToAgent, RequestError, type AcpClient, type ClientHandlers, type ClientSession } from "@acp-kit/client";
-import { spawnAgent, type SpawnedAgent } from "@acp-kit/transport-stdio";
+import { type AcpClient, type ClientHandlers, type ClientSession, connectToAgent, RequestError } from "@acp-kit/client";
+import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,9 +14,9 @@ import {
   startSampleWsAgent,
   startTcpProxy,
   stopAllProcesses,
-  waitForExit,
   type TcpProxy,
   type WsAgent,
+  waitForExit,
 } from "../src/index.js";
 
 beforeAll(() => assertBuilt());
@@ -102,7 +102,16 @@ describe.each([
     expect(typeof (await turn.messageId)).toBe("string");
     expect((await turn.done).stopReason).toBe("end_turn");
     const snapshot = session.store.getSnapshot();
-    expect(snapshot.timeline.map((e) => e.type)).toEqual(["message", "message", "plan", "tool_call", "tool_call", "terminal", "tool_call", "message"]);
+    expect(snapshot.timeline.map((e) => e.type)).toEqual([
+      "message",
+      "message",
+      "plan",
+      "tool_call",
+      "tool_call",
+      "terminal",
+      "tool_call",
+      "message",
+    ]);
     expect([...snapshot.toolCalls.values()].map((c) => [c.kind, c.status])).toEqual([
       ["read", "completed"],
       ["edit", "completed"],
@@ -148,7 +157,12 @@ describe.each([
 
   it("config changes: the mode decides whether to ask, the model the wording; bad values are refused", async () => {
     let asked = 0;
-    const client = await harness.connect({ requestPermission: () => (asked++, { outcome: { outcome: "selected", optionId: "allow_once" } }) });
+    const client = await harness.connect({
+      requestPermission: () => {
+        asked++;
+        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+      },
+    });
     const session = await client.newSession({ cwd: CWD });
     const response = await session.setConfigOption("mode", "auto");
     expect(response.configOptions.map((o) => (o as { currentValue: unknown }).currentValue)).toEqual(["auto", "plain"]);
@@ -180,7 +194,11 @@ describe("resume with replay after a dropped WebSocket", () => {
     const reference = await harness.connect({
       requestPermission: (request, ctx) => {
         if (request.title.startsWith("Allow editing") && referenceSecondTurn) void ctx.session?.cancel();
-        return new Promise((resolve) => (referenceSecondTurn ? ctx.signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } })) : resolve({ outcome: { outcome: "selected", optionId: "allow_once" } })));
+        return new Promise((resolve) =>
+          referenceSecondTurn
+            ? ctx.signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } }))
+            : resolve({ outcome: { outcome: "selected", optionId: "allow_once" } }),
+        );
       },
     });
     let referenceSecondTurn = false;
@@ -200,7 +218,9 @@ describe("resume with replay after a dropped WebSocket", () => {
         requestPermission: (_request, ctx) => {
           if (!droppedSecondTurn) return { outcome: { outcome: "selected", optionId: "allow_once" } };
           proxy?.cut();
-          return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } })));
+          return new Promise((resolve) =>
+            ctx.signal.addEventListener("abort", () => resolve({ outcome: { outcome: "cancelled" } })),
+          );
         },
       },
     });
@@ -223,7 +243,10 @@ describe("resume with replay after a dropped WebSocket", () => {
     await setAuto(resumed);
     await referenceSession.prompt("third").done;
     await resumed.prompt("third").done;
-    expectSameSession(normalizeSnapshot(resumed.store.getSnapshot()), normalizeSnapshot(referenceSession.store.getSnapshot()));
+    expectSameSession(
+      normalizeSnapshot(resumed.store.getSnapshot()),
+      normalizeSnapshot(referenceSession.store.getSnapshot()),
+    );
   });
 });
 
@@ -243,7 +266,12 @@ function expectSameSession(actual: unknown, expected: unknown): void {
   let abandoned = 0;
   a.timeline.forEach((entry, i) => {
     const reference = e.timeline[i];
-    if (entry.type === "tool_call" && entry.status === "pending" && reference?.type === "tool_call" && reference.status === "cancelled") {
+    if (
+      entry.type === "tool_call" &&
+      entry.status === "pending" &&
+      reference?.type === "tool_call" &&
+      reference.status === "cancelled"
+    ) {
       entry.status = "cancelled";
       abandoned++;
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `acp-sample-agent`: serves the scripted agent over stdio (default) or WebSocket (`--ws`). */
 import { stdioTransport } from "@acp-kit/transport-stdio";
-import { AGENT_USAGE, parseAgentArgs, type AgentCliOptions } from "./cli-args.js";
+import { AGENT_USAGE, type AgentCliOptions, parseAgentArgs } from "./cli-args.js";
 import { createSampleAgent } from "./sample-agent.js";
 import { stderrLogger } from "./stderr-logger.js";
 

@@ -7,8 +7,15 @@ describe("acp-sample-agent arguments", () => {
   });
   it("parses --ws with and without a host, --token, --mode, --model and --pace", () => {
     expect(parseAgentArgs(["--ws", "0"]).ws).toEqual({ host: "127.0.0.1", port: 0 });
-    expect(parseAgentArgs(["--ws=0.0.0.0:8080", "--token", "s3cret"])).toMatchObject({ ws: { host: "0.0.0.0", port: 8080 }, token: "s3cret" });
-    expect(parseAgentArgs(["--mode", "auto", "--model=pirate", "--pace", "0"])).toMatchObject({ mode: "auto", model: "pirate", paceMs: 0 });
+    expect(parseAgentArgs(["--ws=0.0.0.0:8080", "--token", "s3cret"])).toMatchObject({
+      ws: { host: "0.0.0.0", port: 8080 },
+      token: "s3cret",
+    });
+    expect(parseAgentArgs(["--mode", "auto", "--model=pirate", "--pace", "0"])).toMatchObject({
+      mode: "auto",
+      model: "pirate",
+      paceMs: 0,
+    });
     expect(parseListenAddress("[::1]:9000")).toEqual({ host: "::1", port: 9000 });
   });
   it("refuses bad input with a message naming the flag", () => {

@@ -43,7 +43,10 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
   const options: AgentCliOptions = { verbose: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=")
+        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+        : [arg, undefined];
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[++i];

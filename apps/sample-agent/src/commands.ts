@@ -3,7 +3,7 @@ import type { StopReason, Turn } from "@acp-kit/agent";
 import { RequestError } from "@acp-kit/protocol";
 import { MODE_OPTION, MODEL_OPTION, readModel, SLASH_COMMANDS } from "./config.js";
 import { pacer, pause } from "./pace.js";
-import { streamReply, type ScriptOptions } from "./showcase.js";
+import { type ScriptOptions, streamReply } from "./showcase.js";
 import { wordingFor } from "./wording.js";
 
 /** A prompt of the form `/name args`; undefined for anything else. */
@@ -49,7 +49,11 @@ export async function slow(turn: Turn, options: ScriptOptions, args: string): Pr
   const onTurnAbort = () => stop.abort();
   turn.signal.addEventListener("abort", onTurnAbort, { once: true });
   try {
-    const terminal = turn.terminal({ command: `sleep ${seconds}`, cwd: turn.session.cwd, onCancel: () => stop.abort() });
+    const terminal = turn.terminal({
+      command: `sleep ${seconds}`,
+      cwd: turn.session.cwd,
+      onCancel: () => stop.abort(),
+    });
     const call = turn.toolCall({
       title: `Wait ${seconds} seconds`,
       name: "run_command",

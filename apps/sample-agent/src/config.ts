@@ -42,8 +42,14 @@ export function initialConfigOptions(mode: SampleMode = "ask", model: SampleMode
 }
 
 /** Returns `options` with the select option `configId` set to `value` (other options untouched). */
-export function withSelectValue(options: readonly SessionConfigOption[], configId: string, value: string): SessionConfigOption[] {
-  return options.map((option) => (option.configId === configId ? ({ ...option, currentValue: value } as SessionConfigOption) : option));
+export function withSelectValue(
+  options: readonly SessionConfigOption[],
+  configId: string,
+  value: string,
+): SessionConfigOption[] {
+  return options.map((option) =>
+    option.configId === configId ? ({ ...option, currentValue: value } as SessionConfigOption) : option,
+  );
 }
 
 export function readMode(value: unknown): SampleMode {
@@ -57,6 +63,11 @@ export function readModel(value: unknown): SampleModel {
 export const SLASH_COMMANDS: AvailableCommand[] = [
   { type: "command", name: "help", description: "List what this agent can do" },
   { type: "command", name: "demo", description: "Show every kind of update (any other prompt does too)" },
-  { type: "command", name: "slow", description: "A long turn to practise cancelling", input: { type: "text", hint: "seconds (default 30)" } },
+  {
+    type: "command",
+    name: "slow",
+    description: "A long turn to practise cancelling",
+    input: { type: "text", hint: "seconds (default 30)" },
+  },
   { type: "command", name: "fail", description: "A turn that ends with the error stop reason" },
 ];

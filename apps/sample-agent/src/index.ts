@@ -1,7 +1,15 @@
 // @acp-kit/sample-agent: the scripted agent as a library (the CLI is bin.ts).
+
+export { type AgentCliOptions, parseAgentArgs } from "./cli-args.js";
+export { FAIL_ERROR_CODE, parseSlashCommand, SLOW_DEFAULT_SECONDS } from "./commands.js";
+export {
+  initialConfigOptions,
+  MODE_OPTION,
+  MODEL_OPTION,
+  type SampleMode,
+  type SampleModel,
+  SLASH_COMMANDS,
+} from "./config.js";
 export { createSampleAgent, runScript, SAMPLE_AGENT_INFO, type SampleAgentOptions } from "./sample-agent.js";
-export { initialConfigOptions, MODE_OPTION, MODEL_OPTION, SLASH_COMMANDS, type SampleMode, type SampleModel } from "./config.js";
-export { EDIT_PERMISSION_OPTIONS, TEST_OUTPUT, greetingPatch, titleFrom, type ScriptOptions } from "./showcase.js";
-export { FAIL_ERROR_CODE, SLOW_DEFAULT_SECONDS, parseSlashCommand } from "./commands.js";
-export { wordingFor, type Wording } from "./wording.js";
-export { parseAgentArgs, type AgentCliOptions } from "./cli-args.js";
+export { EDIT_PERMISSION_OPTIONS, greetingPatch, type ScriptOptions, TEST_OUTPUT, titleFrom } from "./showcase.js";
+export { type Wording, wordingFor } from "./wording.js";

@@ -1,4 +1,4 @@
-import { connectToAgent, type AcpClient, type ClientHandlers, type SessionSnapshot } from "@acp-kit/client";
+import { type AcpClient, type ClientHandlers, connectToAgent, type SessionSnapshot } from "@acp-kit/client";
 import { createInMemoryTransportPair } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { FAIL_ERROR_CODE } from "./commands.js";
@@ -15,7 +15,10 @@ async function connect(options: SampleAgentOptions = {}, handlers: ClientHandler
   const [agentSide, clientSide] = createInMemoryTransportPair();
   const served = agent.serve(agentSide);
   const client = await connectToAgent(clientSide, { info: { name: "test", version: "0" }, handlers });
-  cleanups.push(() => client.close(), () => served.close());
+  cleanups.push(
+    () => client.close(),
+    () => served.close(),
+  );
   return client;
 }
 
@@ -42,22 +45,42 @@ describe("sample agent", () => {
 
   it("runs the showcase: thought, plan, read, permission-gated edit with a diff, terminal, reply, usage, title", async () => {
     const asked: string[] = [];
-    const client = await connect({}, {
-      requestPermission: (req) => {
-        asked.push(req.title);
-        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+    const client = await connect(
+      {},
+      {
+        requestPermission: (req) => {
+          asked.push(req.title);
+          return { outcome: { outcome: "selected", optionId: "allow_once" } };
+        },
       },
-    });
+    );
     const session = await client.newSession({ cwd: "/work/project" });
     const turn = session.prompt("Show me everything");
     expect(await turn.done).toEqual(expect.objectContaining({ stopReason: "end_turn" }));
     expect(asked).toEqual(["Allow editing src/greeting.ts?"]);
     const snapshot = session.store.getSnapshot();
-    expect(kinds(snapshot)).toEqual(["user_message", "thought_message", "plan", "tool_call", "tool_call", "terminal", "tool_call", "agent_message"]);
+    expect(kinds(snapshot)).toEqual([
+      "user_message",
+      "thought_message",
+      "plan",
+      "tool_call",
+      "tool_call",
+      "terminal",
+      "tool_call",
+      "agent_message",
+    ]);
     const [read, edit, run] = [...snapshot.toolCalls.values()];
-    expect(read).toMatchObject({ kind: "read", status: "completed", locations: [{ path: "/work/project/src/greeting.ts", line: 1 }] });
+    expect(read).toMatchObject({
+      kind: "read",
+      status: "completed",
+      locations: [{ path: "/work/project/src/greeting.ts", line: 1 }],
+    });
     expect(edit).toMatchObject({ kind: "edit", status: "completed" });
-    expect(edit?.content[0]).toMatchObject({ type: "diff", changes: [{ operation: "modify", path: "/work/project/src/greeting.ts" }], patch: { format: "git_patch" } });
+    expect(edit?.content[0]).toMatchObject({
+      type: "diff",
+      changes: [{ operation: "modify", path: "/work/project/src/greeting.ts" }],
+      patch: { format: "git_patch" },
+    });
     expect(run).toMatchObject({ kind: "execute", status: "completed" });
     const terminal = [...snapshot.terminals.values()][0];
     expect(new TextDecoder().decode(terminal?.output)).toBe(TEST_OUTPUT.map((l) => `${l}\r\n`).join(""));
@@ -81,11 +104,21 @@ describe("sample agent", () => {
 
   it("mode auto edits without asking; allow_always switches the mode to auto", async () => {
     let asked = 0;
-    const client = await connect({}, { requestPermission: () => (asked++, { outcome: { outcome: "selected", optionId: "allow_always" } }) });
+    const client = await connect(
+      {},
+      {
+        requestPermission: () => {
+          asked++;
+          return { outcome: { outcome: "selected", optionId: "allow_always" } };
+        },
+      },
+    );
     const session = await client.newSession({ cwd: "/p" });
     await session.prompt("one").done;
     expect(asked).toBe(1);
-    const mode = session.store.getSnapshot().configOptions.find((o) => o.configId === "mode") as { currentValue: string };
+    const mode = session.store.getSnapshot().configOptions.find((o) => o.configId === "mode") as {
+      currentValue: string;
+    };
     expect(mode.currentValue).toBe("auto");
     await session.prompt("two").done;
     expect(asked).toBe(1);
@@ -145,12 +178,45 @@ describe("sample agent", () => {
     const [a2, c2] = createInMemoryTransportPair();
     const served2 = agent.serve(a2);
     const second = await connectToAgent(c2, { info: { name: "t", version: "0" } });
-    cleanups.push(() => second.close(), () => served2.close());
+    cleanups.push(
+      () => second.close(),
+      () => served2.close(),
+    );
     const resumed = await second.resumeSession(session.sessionId, { cwd: "/p", replay: true });
     const after = resumed.store.getSnapshot();
     expect(after.timeline).toEqual(before.timeline);
     expect(after.info).toEqual(before.info);
     expect(after.usage).toEqual(before.usage);
     expect(after.state.state).toBe("idle");
+  });
+
+  it("lists its sessions with their titles, and deletes them", async () => {
+    const client = await connect({ mode: "auto" });
+    const session = await client.newSession({ cwd: "/p" });
+    await session.prompt("name me").done;
+    const listed = await client.listSessions({ cwd: "/p" });
+    expect(listed.sessions.map((s) => [s.sessionId, s.title])).toEqual([[session.sessionId, "name me"]]);
+    await client.deleteSession(session.sessionId);
+    expect((await client.listSessions({ cwd: "/p" })).sessions).toEqual([]);
+  });
+
+  it("a tool_call/cancel stops only the /slow command: the turn ends end_turn", async () => {
+    const client = await connect();
+    const session = await client.newSession({ cwd: "/p" });
+    const turn = session.prompt("/slow 20");
+    const callId = await new Promise<string>((resolve) => {
+      const stop = session.store.subscribe(() => {
+        const call = [...session.store.getSnapshot().toolCalls.values()][0];
+        if (call?.capabilities?.cancel) {
+          stop();
+          resolve(call.toolCallId);
+        }
+      });
+    });
+    await session.cancelToolCall(callId);
+    expect((await turn.done).stopReason).toBe("end_turn");
+    const snapshot = session.store.getSnapshot();
+    expect(snapshot.toolCalls.get(callId)?.status).toBe("cancelled");
+    expect([...snapshot.terminals.values()][0]?.exitStatus).toEqual({ signal: "SIGINT" });
   });
 });

@@ -3,12 +3,19 @@
  * or WebSocket; tests serve it over an in-memory pair). Sessions live in one in-memory store
  * shared by every connection, so a client that reconnects can resume them with replay.
  */
-import { defineAgent, InMemorySessionStore, TurnEndedError, type Agent, type StopReason, type Turn } from "@acp-kit/agent";
+import {
+  type Agent,
+  defineAgent,
+  InMemorySessionStore,
+  type StopReason,
+  type Turn,
+  TurnEndedError,
+} from "@acp-kit/agent";
 import type { Logger } from "@acp-kit/protocol";
 import { fail, help, parseSlashCommand, slow } from "./commands.js";
-import { initialConfigOptions, SLASH_COMMANDS, type SampleMode, type SampleModel } from "./config.js";
+import { initialConfigOptions, type SampleMode, type SampleModel, SLASH_COMMANDS } from "./config.js";
 import { ScriptAborted } from "./pace.js";
-import { showcase, type ScriptOptions } from "./showcase.js";
+import { type ScriptOptions, showcase } from "./showcase.js";
 
 export interface SampleAgentOptions {
   /** Delay between streamed pieces in ms. Default 40 (0 = as fast as possible, for tests). */

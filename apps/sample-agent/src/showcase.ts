@@ -5,8 +5,8 @@
  * streams its output, a streamed reply, a usage update and the session title.
  */
 import { join } from "node:path";
-import type { PermissionOption } from "@acp-kit/protocol";
 import type { StopReason, Turn } from "@acp-kit/agent";
+import type { PermissionOption } from "@acp-kit/protocol";
 import { MODE_OPTION, MODEL_OPTION, readMode, readModel, withSelectValue } from "./config.js";
 import { pacer } from "./pace.js";
 import { chunksOf, wordingFor } from "./wording.js";
@@ -45,7 +45,15 @@ export function titleFrom(text: string): string {
 
 /** The unified diff of the scripted edit, in `git_patch` form (absolute paths, no a/ b/). */
 export function greetingPatch(path: string): string {
-  return [`diff --git ${path} ${path}`, `--- ${path}`, `+++ ${path}`, "@@ -1 +1 @@", `-${OLD_LINE}`, `+${NEW_LINE}`, ""].join("\n");
+  return [
+    `diff --git ${path} ${path}`,
+    `--- ${path}`,
+    `+++ ${path}`,
+    "@@ -1 +1 @@",
+    `-${OLD_LINE}`,
+    `+${NEW_LINE}`,
+    "",
+  ].join("\n");
 }
 
 export async function showcase(turn: Turn, options: ScriptOptions): Promise<StopReason> {
@@ -66,7 +74,13 @@ export async function showcase(turn: Turn, options: ScriptOptions): Promise<Stop
     { content: "Run the tests", priority: "medium" },
   ]);
 
-  const read = turn.toolCall({ title: "Read src/greeting.ts", name: "read_file", kind: "read", locations: [{ path: file, line: 1 }], rawInput: { path: file } });
+  const read = turn.toolCall({
+    title: "Read src/greeting.ts",
+    name: "read_file",
+    kind: "read",
+    locations: [{ path: file, line: 1 }],
+    rawInput: { path: file },
+  });
   await read.start();
   await step();
   await read.complete({ content: [`\`\`\`ts\n${OLD_LINE}\n\`\`\``], rawOutput: { lines: 1 } });
@@ -74,9 +88,19 @@ export async function showcase(turn: Turn, options: ScriptOptions): Promise<Stop
   await plan.setStatus(1, "in_progress");
   await step();
 
-  const edit = turn.toolCall({ title: "Edit src/greeting.ts", name: "edit_file", kind: "edit", locations: [{ path: file, line: 1 }], rawInput: { path: file, replace: OLD_LINE, with: NEW_LINE } });
+  const edit = turn.toolCall({
+    title: "Edit src/greeting.ts",
+    name: "edit_file",
+    kind: "edit",
+    locations: [{ path: file, line: 1 }],
+    rawInput: { path: file, replace: OLD_LINE, with: NEW_LINE },
+  });
   if (readMode(session.configValue(MODE_OPTION)) === "ask") {
-    const decision = await edit.requestPermission({ title: "Allow editing src/greeting.ts?", description: `Replace the greeting in ${file}`, options: EDIT_PERMISSION_OPTIONS });
+    const decision = await edit.requestPermission({
+      title: "Allow editing src/greeting.ts?",
+      description: `Replace the greeting in ${file}`,
+      options: EDIT_PERMISSION_OPTIONS,
+    });
     if (!decision.granted) {
       // A cancelled turn ends `cancelled` whatever we do; the engine finalizes its tool calls.
       if (turn.cancelled || signal.aborted) return "cancelled";
@@ -95,14 +119,23 @@ export async function showcase(turn: Turn, options: ScriptOptions): Promise<Stop
     }
   }
   await edit.start();
-  await edit.diff([{ operation: "modify", path: file, fileType: "text", mimeType: "text/typescript" }], { format: "git_patch", text: greetingPatch(file) });
+  await edit.diff([{ operation: "modify", path: file, fileType: "text", mimeType: "text/typescript" }], {
+    format: "git_patch",
+    text: greetingPatch(file),
+  });
   await step();
   await edit.complete();
   await plan.setStatus(1, "completed");
   await plan.setStatus(2, "in_progress");
 
   const terminal = turn.terminal({ command: "npm test", cwd: session.cwd, size: { cols: 80, rows: 12 } });
-  const run = turn.toolCall({ title: "Run npm test", name: "run_command", kind: "execute", rawInput: { command: "npm test" }, content: [{ type: "terminal", terminalId: terminal.id }] });
+  const run = turn.toolCall({
+    title: "Run npm test",
+    name: "run_command",
+    kind: "execute",
+    rawInput: { command: "npm test" },
+    content: [{ type: "terminal", terminalId: terminal.id }],
+  });
   await run.start();
   for (const line of TEST_OUTPUT) {
     await terminal.write(`${line}\r\n`);

@@ -13,5 +13,9 @@ export function stderrLogger(prefix: string, verbose: boolean): Logger {
     }
     process.stderr.write(`[${prefix}] ${level}: ${message}${detail}\n`);
   };
-  return { ...(verbose ? { debug: write("debug"), info: write("info") } : {}), warn: write("warn"), error: write("error") };
+  return {
+    ...(verbose ? { debug: write("debug"), info: write("info") } : {}),
+    warn: write("warn"),
+    error: write("error"),
+  };
 }

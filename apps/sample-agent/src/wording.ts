@@ -14,7 +14,7 @@ export interface Wording {
 const WORDING: Record<SampleModel, Wording> = {
   plain: {
     thought: "The user wants a tour. I will read the greeting, update it, and run the tests to check it.",
-    reply: "Done. I read `src/greeting.ts`, changed the greeting to \"Hello, ACP!\" and the tests pass.",
+    reply: 'Done. I read `src/greeting.ts`, changed the greeting to "Hello, ACP!" and the tests pass.',
     declined: "Understood: I left `src/greeting.ts` unchanged.",
     slowIntro: "Starting a long job. Press Ctrl-C (or send session/cancel) to stop it.",
     slowDone: "The long job finished.",

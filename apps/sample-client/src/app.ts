@@ -2,12 +2,13 @@
  * The client application: connects to an agent (spawned over stdio or over WebSocket), opens a
  * session, and runs one prompt (`--prompt`) or a REPL, rendering the live session store.
  */
+
+import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import type { ReadStream } from "node:tty";
-import { createInterface } from "node:readline";
-import { connectToAgent, type AcpClient, type ClientSession, type Turn } from "@acp-kit/client";
+import { type AcpClient, type ClientSession, connectToAgent, type Turn } from "@acp-kit/client";
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
-import { spawnAgent, type SpawnedAgent } from "@acp-kit/transport-stdio";
+import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
 import { Keyboard } from "./keyboard.js";
 import { LiveView } from "./live-view.js";
@@ -39,12 +40,23 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   const tty = ui.isTTY === true;
   const color = options.color ?? (tty && io.env.NO_COLOR === undefined);
   const style = color ? COLOR : PLAIN;
-  const view = new LiveView(ui, { live: tty, columns: () => io.stdout.columns ?? 80, rows: () => io.stdout.rows ?? 24 });
+  const view = new LiveView(ui, {
+    live: tty,
+    columns: () => io.stdout.columns ?? 80,
+    rows: () => io.stdout.rows ?? 24,
+  });
   const diag = (text: string) => view.printElsewhere(io.stderr, `${text}\n`, !options.json && io.stderr.isTTY === true);
   const logger: Logger = {
-    ...(options.verbose ? { debug: (m: string) => diag(style.dim(`[client] ${m}`)), info: (m: string) => diag(style.dim(`[client] ${m}`)) } : {}),
-    warn: (m: string, data?: unknown) => diag(style.yellow(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
-    error: (m: string, data?: unknown) => diag(style.red(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
+    ...(options.verbose
+      ? {
+          debug: (m: string) => diag(style.dim(`[client] ${m}`)),
+          info: (m: string) => diag(style.dim(`[client] ${m}`)),
+        }
+      : {}),
+    warn: (m: string, data?: unknown) =>
+      diag(style.yellow(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
+    error: (m: string, data?: unknown) =>
+      diag(style.red(`[client] ${m}${data instanceof Error ? `: ${data.message}` : ""}`)),
   };
 
   // ---- transport ----
@@ -58,14 +70,19 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       });
       transport = spawned.transport;
     } else {
-      const headers: Record<string, string> = options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
+      const headers: Record<string, string> =
+        options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
       // Loaded only for --ws, so spawning clients start faster.
       const { connectWebSocket } = await import("@acp-kit/transport-ws/node");
       transport = await connectWebSocket(options.wsUrl as string, { headers, logger });
     }
   } catch (error) {
     const status = (error as { details?: { httpStatus?: number } }).details?.httpStatus;
-    diag(style.red(`Could not reach the agent: ${(error as Error).message}${status !== undefined && !(error as Error).message.includes(String(status)) ? ` (HTTP ${status})` : ""}`));
+    diag(
+      style.red(
+        `Could not reach the agent: ${(error as Error).message}${status !== undefined && !(error as Error).message.includes(String(status)) ? ` (HTTP ${status})` : ""}`,
+      ),
+    );
     return 1;
   }
   if (options.json) transport = tapTransport(transport, (line) => io.stdout.write(`${line}\n`));
@@ -83,10 +100,14 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   process.on("SIGINT", signalInterrupt);
   process.on("SIGTERM", signalTerminate);
 
-  const askPermission = async (request: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> => {
+  const askPermission = async (
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> => {
     if (options.permissions !== "ask" || !keyboard) {
       const policy = options.permissions === "ask" ? "reject" : options.permissions;
-      if (options.permissions === "ask") diag(style.yellow("No terminal to ask on: rejecting the permission request (use --yes or --no)."));
+      if (options.permissions === "ask")
+        diag(style.yellow("No terminal to ask on: rejecting the permission request (use --yes or --no)."));
       const choice = automaticChoice(request.options, policy);
       renderer?.notePermission(request, choice, true);
       return selected(choice);
@@ -160,7 +181,8 @@ async function setConfig(session: ClientSession, configId: string, value: string
   const option = session.store.getSnapshot().configOptions.find((o) => o.configId === configId);
   if (option === undefined) throw new Error(`The agent has no config option "${configId}"`);
   if (option.type === "boolean") {
-    if (value !== "true" && value !== "false") throw new Error(`Config option "${configId}" is a boolean: use true or false`);
+    if (value !== "true" && value !== "false")
+      throw new Error(`Config option "${configId}" is a boolean: use true or false`);
     await session.setConfigOption(configId, value === "true");
   } else await session.setConfigOption(configId, value);
 }
@@ -206,7 +228,13 @@ interface ReplHooks {
 }
 
 /** Reads prompts (keyboard on a terminal, lines otherwise) and runs them one after the other. */
-async function repl(session: ClientSession, renderer: SessionRenderer, keyboard: Keyboard | undefined, io: ClientIo, hooks: ReplHooks): Promise<number> {
+async function repl(
+  session: ClientSession,
+  renderer: SessionRenderer,
+  keyboard: Keyboard | undefined,
+  io: ClientIo,
+  hooks: ReplHooks,
+): Promise<number> {
   const queue: string[] = [];
   let ended = false;
   let wake: (() => void) | undefined;

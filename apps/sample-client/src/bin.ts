@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `acp-sample-client`: a terminal ACP v2 client. See `--help`. */
 import { runClient } from "./app.js";
-import { CLIENT_USAGE, parseClientArgs, type ClientCliOptions } from "./cli-args.js";
+import { CLIENT_USAGE, type ClientCliOptions, parseClientArgs } from "./cli-args.js";
 
 let options: ClientCliOptions;
 try {
@@ -14,7 +14,13 @@ if (options.help) {
   process.stdout.write(CLIENT_USAGE);
   process.exit(0);
 }
-runClient(options, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() })
+runClient(options, {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+})
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
     process.stderr.write(`acp-sample-client: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -11,7 +11,20 @@ describe("acp-sample-client arguments", () => {
     });
   });
   it("parses --ws, --token, --json, --no, repeated --config and --cwd", () => {
-    expect(parseClientArgs(["--ws", "ws://127.0.0.1:9/acp", "--token=t", "--json", "--no", "--config", "mode=auto", "--config=model=pirate", "--cwd", "/w"])).toMatchObject({
+    expect(
+      parseClientArgs([
+        "--ws",
+        "ws://127.0.0.1:9/acp",
+        "--token=t",
+        "--json",
+        "--no",
+        "--config",
+        "mode=auto",
+        "--config=model=pirate",
+        "--cwd",
+        "/w",
+      ]),
+    ).toMatchObject({
       wsUrl: "ws://127.0.0.1:9/acp",
       token: "t",
       json: true,
@@ -27,7 +40,7 @@ describe("acp-sample-client arguments", () => {
     expect(() => parseClientArgs([])).toThrow("missing agent");
     expect(() => parseClientArgs(["--"])).toThrow("agent command after --");
     expect(() => parseClientArgs(["--yes", "--no", "--", "a"])).toThrow("exclude each other");
-    expect(() => parseClientArgs(["--ws", "http://x", ])).toThrow("ws:// or wss://");
+    expect(() => parseClientArgs(["--ws", "http://x"])).toThrow("ws:// or wss://");
     expect(() => parseClientArgs(["--ws", "ws://x", "--", "a"])).toThrow("not both");
     expect(() => parseClientArgs(["--token", "t", "--", "a"])).toThrow("only applies with --ws");
     expect(() => parseClientArgs(["--config", "novalue", "--", "a"])).toThrow("ID=VALUE");

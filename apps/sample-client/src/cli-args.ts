@@ -83,7 +83,8 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
         } catch {
           throw new Error(`--ws expects a URL, got "${url}"`);
         }
-        if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:") throw new Error(`--ws expects a ws:// or wss:// URL, got "${url}"`);
+        if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
+          throw new Error(`--ws expects a ws:// or wss:// URL, got "${url}"`);
         options.wsUrl = url;
         break;
       }

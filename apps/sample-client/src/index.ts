@@ -1,7 +1,7 @@
 // @acp-kit/sample-client: the terminal client as a library (the CLI is bin.ts).
-export { runClient, exitCodeFor, CLIENT_INFO, type ClientIo } from "./app.js";
-export { parseClientArgs, CLIENT_USAGE, type ClientCliOptions, type PermissionPolicy } from "./cli-args.js";
-export * from "./render.js";
-export { tapTransport, wireLines, type WireDirection } from "./wire-tap.js";
+export { CLIENT_INFO, type ClientIo, exitCodeFor, runClient } from "./app.js";
+export { CLIENT_USAGE, type ClientCliOptions, type PermissionPolicy, parseClientArgs } from "./cli-args.js";
 export { automaticChoice, selected } from "./permission-policy.js";
-export { COLOR, PLAIN, stripAnsi as stripAnsiCodes, rowsOf, type Style } from "./style.js";
+export * from "./render.js";
+export { COLOR, PLAIN, rowsOf, type Style, stripAnsi as stripAnsiCodes } from "./style.js";
+export { tapTransport, type WireDirection, wireLines } from "./wire-tap.js";

@@ -16,6 +16,9 @@ export interface KeyboardHandlers {
   changed(): void;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 interface Key {
   name?: string;
   ctrl?: boolean;
@@ -74,7 +77,10 @@ export class Keyboard {
   }
 
   #handle(text: string | undefined, key: Key | undefined): void {
-    if (key?.ctrl && key.name === "c") return this.#handlers.interrupt();
+    if (key?.ctrl && key.name === "c") {
+      this.#handlers.interrupt();
+      return;
+    }
     const choice = this.#choice;
     if (choice) {
       const digit = Number.parseInt(text ?? "", 10);
@@ -97,14 +103,16 @@ export class Keyboard {
     }
     if (key?.name === "backspace") {
       this.#buffer = [...this.#buffer].slice(0, -1).join("");
-      return this.#handlers.changed();
+      this.#handlers.changed();
+      return;
     }
     if (key?.ctrl && key.name === "u") {
       this.#buffer = "";
-      return this.#handlers.changed();
+      this.#handlers.changed();
+      return;
     }
     if (key?.ctrl || key?.meta) return;
-    if (text && !/[\u0000-\u001f\u007f]/.test(text)) {
+    if (text && !CONTROL_CHARACTER.test(text)) {
       this.#buffer += text;
       this.#handlers.changed();
     }

@@ -30,7 +30,9 @@ describe("LiveView", () => {
     view.setLive(["two"]);
     view.clearLive();
     // Region of 2 rows: back to column 0, one row up, clear to the end of the screen.
-    expect(text()).toBe("one\ntwo" + "\r\u001b[1A\u001b[J" + "done\none\ntwo" + "\r\u001b[1A\u001b[J" + "two" + "\r\u001b[J");
+    expect(text()).toBe(
+      "one\ntwo" + "\r\u001b[1A\u001b[J" + "done\none\ntwo" + "\r\u001b[1A\u001b[J" + "two" + "\r\u001b[J",
+    );
   });
 
   it("clips the region to the screen height, keeping its tail", () => {

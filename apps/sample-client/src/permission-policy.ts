@@ -9,7 +9,10 @@ const REJECT = ["reject_once", "reject_always"];
  * one), for `reject` the first one-time rejection (else a permanent one). Undefined when the
  * request offers no such option (answer `cancelled`: never approve by guessing).
  */
-export function automaticChoice(options: readonly PermissionOption[], policy: "allow" | "reject"): PermissionOption | undefined {
+export function automaticChoice(
+  options: readonly PermissionOption[],
+  policy: "allow" | "reject",
+): PermissionOption | undefined {
   const kinds = policy === "allow" ? ALLOW : REJECT;
   for (const kind of kinds) {
     const option = options.find((o) => o.kind === kind);
@@ -19,5 +22,7 @@ export function automaticChoice(options: readonly PermissionOption[], policy: "a
 }
 
 export function selected(option: PermissionOption | undefined): RequestPermissionResponse {
-  return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+  return option
+    ? { outcome: { outcome: "selected", optionId: option.optionId } }
+    : { outcome: { outcome: "cancelled" } };
 }

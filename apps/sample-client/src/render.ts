@@ -5,9 +5,16 @@
  * it can no longer change in a way worth showing; until then it is part of the live region that
  * is redrawn. Plans float: shown in the live footer while in progress, committed once done.
  */
-import type { MessageEntry, PlanEntry, SessionSnapshot, TerminalEntry, TimelineEntry, ToolCallEntry } from "@acp-kit/client/store";
+import type {
+  MessageEntry,
+  PlanEntry,
+  SessionSnapshot,
+  TerminalEntry,
+  TimelineEntry,
+  ToolCallEntry,
+} from "@acp-kit/client/store";
 import type { ContentBlock, RequestPermissionRequest, ToolCallContent } from "@acp-kit/protocol";
-import { stripAnsi, type Style } from "./style.js";
+import { type Style, stripAnsi } from "./style.js";
 
 export interface RenderOptions {
   style: Style;
@@ -45,6 +52,10 @@ export function contentText(content: readonly ContentBlock[]): string {
   return content.map(blockText).join("");
 }
 
+// Control characters other than tab and newline (`\r` is handled before).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 /**
  * Terminal output bytes as printable lines: UTF-8 decoded (an incomplete sequence at the end is
  * dropped while the process runs), escape sequences removed, `\r` handled as a return to the
@@ -58,7 +69,7 @@ export function terminalLines(output: Uint8Array, running: boolean): string[] {
     const parts = line.split("\r");
     // `\r` returns to column 0: what is visible is the last non-empty overwrite.
     const visible = parts.filter((part) => part.length > 0).at(-1) ?? "";
-    return visible.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/\t/g, "  ");
+    return visible.replace(UNPRINTABLE, "").replace(/\t/g, "  ");
   });
   if (lines.at(-1) === "") lines.pop();
   return lines;
@@ -75,9 +86,13 @@ export function renderMessage(entry: MessageEntry, options: RenderOptions): stri
   const text = contentText(entry.content).replace(/\s+$/, "");
   switch (entry.kind) {
     case "user":
-      return text.split("\n").map((line, i) => (i === 0 ? style.bold(style.cyan(`› ${line}`)) : style.cyan(`  ${line}`)));
+      return text
+        .split("\n")
+        .map((line, i) => (i === 0 ? style.bold(style.cyan(`› ${line}`)) : style.cyan(`  ${line}`)));
     case "thought":
-      return text.length === 0 ? [] : text.split("\n").map((line, i) => style.dim(style.italic(`${i === 0 ? "✻ " : "  "}${line}`)));
+      return text.length === 0
+        ? []
+        : text.split("\n").map((line, i) => style.dim(style.italic(`${i === 0 ? "✻ " : "  "}${line}`)));
     default:
       return text.length === 0 ? [] : text.split("\n");
   }
@@ -101,14 +116,26 @@ function diffLines(item: Extract<ToolCallContent, { type: "diff" }>, options: Re
   const lines: string[] = [];
   for (const change of item.changes) {
     const c = change as { operation: string; path?: string; oldPath?: string };
-    lines.push(style.bold(c.oldPath ? `${c.operation} ${c.oldPath} → ${c.path}` : `${c.operation} ${c.path ?? ""}`.trimEnd()));
+    lines.push(
+      style.bold(c.oldPath ? `${c.operation} ${c.oldPath} → ${c.path}` : `${c.operation} ${c.path ?? ""}`.trimEnd()),
+    );
   }
   const patch = item.patch as { text?: unknown } | null | undefined;
   if (typeof patch?.text === "string") {
-    const body = patch.text.split("\n").filter((line) => !/^(diff --git |--- |\+\+\+ |index )/.test(line) && line.length > 0);
+    const body = patch.text
+      .split("\n")
+      .filter((line) => !/^(diff --git |--- |\+\+\+ |index )/.test(line) && line.length > 0);
     const max = options.diffLines ?? 24;
     for (const line of body.slice(0, max)) {
-      lines.push(line.startsWith("+") ? style.green(line) : line.startsWith("-") ? style.red(line) : line.startsWith("@@") ? style.cyan(line) : line);
+      lines.push(
+        line.startsWith("+")
+          ? style.green(line)
+          : line.startsWith("-")
+            ? style.red(line)
+            : line.startsWith("@@")
+              ? style.cyan(line)
+              : line,
+      );
     }
     if (body.length > max) lines.push(style.dim(`… ${body.length - max} more lines`));
   }
@@ -138,17 +165,31 @@ export function renderToolCall(entry: ToolCallEntry, snapshot: SessionSnapshot, 
   const kind = KNOWN_KINDS.has(entry.kind) ? entry.kind : "other";
   const title = entry.title ?? entry.name ?? entry.toolCallId;
   const lines = [`${statusIcon(entry.status, style)} ${style.bold(title)} ${style.dim(`(${kind}, ${entry.status})`)}`];
-  for (const location of entry.locations) lines.push(style.dim(`  ↳ ${location.path}${location.line ? `:${location.line}` : ""}`));
+  for (const location of entry.locations)
+    lines.push(style.dim(`  ↳ ${location.path}${location.line ? `:${location.line}` : ""}`));
   for (const item of entry.content) {
-    if (item.type === "content") lines.push(...indent(contentText([item.content]).replace(/\s+$/, "").split("\n"), "  "));
+    if (item.type === "content")
+      lines.push(...indent(contentText([item.content]).replace(/\s+$/, "").split("\n"), "  "));
     else if (item.type === "diff") lines.push(...indent(diffLines(item, options), "  "));
-    else if (item.type === "terminal") lines.push(...indent(renderTerminal(snapshot.terminals.get(item.terminalId), item.terminalId, options), "  "));
+    else if (item.type === "terminal")
+      lines.push(...indent(renderTerminal(snapshot.terminals.get(item.terminalId), item.terminalId, options), "  "));
     else lines.push(style.dim(`  [${String(item.type)} content]`));
   }
   return lines;
 }
 
-const KNOWN_KINDS = new Set(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]);
+const KNOWN_KINDS = new Set([
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "think",
+  "fetch",
+  "switch_mode",
+  "other",
+]);
 
 const PLAN_MARKS: Record<string, (s: Style) => string> = {
   completed: (s) => s.green("[x]"),
@@ -174,7 +215,8 @@ export function renderPlan(entry: PlanEntry, options: RenderOptions): string[] {
 /** The ids of terminals some tool call shows (they are rendered inside that call). */
 export function embeddedTerminals(snapshot: SessionSnapshot): Set<string> {
   const ids = new Set<string>();
-  for (const call of snapshot.toolCalls.values()) for (const item of call.content) if (item.type === "terminal") ids.add(item.terminalId);
+  for (const call of snapshot.toolCalls.values())
+    for (const item of call.content) if (item.type === "terminal") ids.add(item.terminalId);
   return ids;
 }
 
@@ -186,7 +228,9 @@ export function renderEntry(entry: TimelineEntry, snapshot: SessionSnapshot, opt
     case "tool_call":
       return renderToolCall(snapshot.toolCalls.get(entry.toolCallId) ?? entry, snapshot, options);
     case "terminal":
-      return embeddedTerminals(snapshot).has(entry.terminalId) ? [] : renderTerminal(snapshot.terminals.get(entry.terminalId) ?? entry, entry.terminalId, options);
+      return embeddedTerminals(snapshot).has(entry.terminalId)
+        ? []
+        : renderTerminal(snapshot.terminals.get(entry.terminalId) ?? entry, entry.terminalId, options);
     case "plan":
       return renderPlan(snapshot.plans.get(entry.planId) ?? entry, options);
     case "compaction":
@@ -223,7 +267,9 @@ export function isEntryFinal(snapshot: SessionSnapshot, index: number): boolean 
     case "tool_call": {
       const call = snapshot.toolCalls.get(entry.toolCallId) ?? entry;
       if (!FINAL_TOOL_STATUSES.has(call.status)) return false;
-      return call.content.every((item) => item.type !== "terminal" || snapshot.terminals.get(item.terminalId)?.exitStatus !== undefined);
+      return call.content.every(
+        (item) => item.type !== "terminal" || snapshot.terminals.get(item.terminalId)?.exitStatus !== undefined,
+      );
     }
     case "terminal":
       return (snapshot.terminals.get(entry.terminalId) ?? entry).exitStatus !== undefined;
@@ -241,7 +287,10 @@ export function isEntryFinal(snapshot: SessionSnapshot, index: number): boolean 
  * stays live. Plans that are not done do not hold back the entries after them: they stay live
  * (rendered in the footer) and are committed on their own once done.
  */
-export function partitionTimeline(snapshot: SessionSnapshot, committed: ReadonlySet<number>): { commit: number[]; live: number[] } {
+export function partitionTimeline(
+  snapshot: SessionSnapshot,
+  committed: ReadonlySet<number>,
+): { commit: number[]; live: number[] } {
   const commit: number[] = [];
   const finishedPlans: number[] = [];
   const live: number[] = [];
@@ -302,7 +351,9 @@ export function renderPermissionPrompt(request: RequestPermissionRequest, option
   if (request.description) lines.push(`  ${request.description}`);
   const subject = request.subject as { type?: string; command?: string; cwd?: string } | null | undefined;
   if (subject?.type === "command") lines.push(style.dim(`  $ ${subject.command} (in ${subject.cwd})`));
-  request.options.forEach((option, i) => lines.push(`  ${style.bold(`[${i + 1}]`)} ${option.name} ${style.dim(`(${option.kind})`)}`));
+  request.options.forEach((option, i) => {
+    lines.push(`  ${style.bold(`[${i + 1}]`)} ${option.name} ${style.dim(`(${option.kind})`)}`);
+  });
   lines.push(style.dim(`  press 1-${request.options.length}, or ctrl-c to cancel the turn`));
   return lines;
 }

@@ -6,7 +6,14 @@
 import type { SessionStore } from "@acp-kit/client/store";
 import type { PermissionOption, RequestPermissionRequest } from "@acp-kit/protocol";
 import type { LiveView } from "./live-view.js";
-import { partitionTimeline, renderEntry, renderFooter, renderPermissionPrompt, renderTurnEnd, type RenderOptions } from "./render.js";
+import {
+  partitionTimeline,
+  type RenderOptions,
+  renderEntry,
+  renderFooter,
+  renderPermissionPrompt,
+  renderTurnEnd,
+} from "./render.js";
 import type { Style } from "./style.js";
 
 export interface SessionRendererOptions {
@@ -182,7 +189,8 @@ export class SessionRenderer {
     for (const index of plans) region.push(...renderEntry(snapshot.timeline[index]!, snapshot, this.#options));
     if (this.#permission) region.push(...renderPermissionPrompt(this.#permission, this.#options));
     region.push(...renderFooter(snapshot, this.#frame, this.#options));
-    if (this.#prompting && snapshot.state.state === "idle") region.push(`${style.bold(style.cyan("›"))} ${this.#input}`);
+    if (this.#prompting && snapshot.state.state === "idle")
+      region.push(`${style.bold(style.cyan("›"))} ${this.#input}`);
     this.#view.setLive(region);
   }
 }

@@ -12,7 +12,8 @@ export interface Style {
   cyan(text: string): string;
 }
 
-const sgr = (open: number, close: number) => (text: string) => (text.length === 0 ? text : `\u001b[${open}m${text}\u001b[${close}m`);
+const sgr = (open: number, close: number) => (text: string) =>
+  text.length === 0 ? text : `\u001b[${open}m${text}\u001b[${close}m`;
 
 export const COLOR: Style = {
   bold: sgr(1, 22),
@@ -40,6 +41,7 @@ export const PLAIN: Style = {
 };
 
 // CSI sequences, OSC sequences (BEL or ST terminated), and other two-byte escapes.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
 
 export function stripAnsi(text: string): string {

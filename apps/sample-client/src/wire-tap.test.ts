@@ -22,7 +22,10 @@ describe("wire tap", () => {
     await b.close();
   });
   it("splits batches and keeps non-JSON payloads parseable", () => {
-    expect(wireLines('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]')).toEqual(['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"b"}']);
+    expect(wireLines('[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"b"}]')).toEqual([
+      '{"jsonrpc":"2.0","method":"a"}',
+      '{"jsonrpc":"2.0","method":"b"}',
+    ]);
     expect(wireLines("not json")).toEqual(['"not json"']);
   });
 });

@@ -8,12 +8,16 @@ import {
   decoders,
   negotiateVersion,
   RequestError,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type AcpConnection,
   type AgentCapabilities,
   type ClientCapabilities,
   type CloseSessionResponse,
+  type ListSessionsRequest,
   type ListSessionsResponse,
+  type NewSessionRequest,
   type NewSessionResponse,
+  type ResumeSessionRequest,
   type ResumeSessionResponse,
   type SetSessionConfigOptionResponse,
   type InitializeRequest,
@@ -57,8 +61,6 @@ export interface AgentConnectionHandle {
   /** Sessions live on this connection. */
   readonly sessions: ReadonlyMap<string, AgentSession>;
 }
-
-const SUPPORTED_VERSIONS = [2];
 
 function has(marker: unknown): boolean {
   return marker !== undefined && marker !== null;
@@ -239,7 +241,11 @@ export class AgentConnection implements AgentConnectionHandle {
 
   // ---------------------------------------------------------------- initialize
 
-  async #initialize(raw: unknown): Promise<unknown> {
+  /**
+   * Synchronous unless the agent has an `initialize` hook, so a client that pipelines its first
+   * requests behind `initialize` finds the connection initialized when they arrive.
+   */
+  #initialize(raw: unknown): unknown {
     if (this.#sawOtherRequest) throw RequestError.invalidRequest("Invalid request: initialize may only be repeated before any other request");
     const requested = (raw as { protocolVersion?: unknown } | null | undefined)?.protocolVersion;
     if (typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
@@ -249,7 +255,7 @@ export class AgentConnection implements AgentConnectionHandle {
     const decoded = decodeInitialize(raw);
     let params: InitializeRequest;
     if (decoded.ok) params = decoded.value;
-    else if (requested > Math.max(...SUPPORTED_VERSIONS)) {
+    else if (requested > Math.max(...SUPPORTED_PROTOCOL_VERSIONS)) {
       // A newer client may send fields we cannot read; answer with our version anyway.
       params = { protocolVersion: requested, info: undefined as never, capabilities: {} } as InitializeRequest;
     } else {
@@ -260,18 +266,27 @@ export class AgentConnection implements AgentConnectionHandle {
       info: params.info,
       capabilities: (params.capabilities ?? {}) as ClientCapabilities,
     };
-    try {
-      await this.#agent.definition.initialize?.(params, client);
-    } catch (error) {
-      if (error instanceof RequestError) throw error;
-      this.#agent.logger.error?.("initialize handler failed", error);
-      throw RequestError.internalError();
-    }
-    this.#client = client;
-    const result: Record<string, unknown> = { protocolVersion: version, info: this.#agent.definition.info, capabilities: this.#agent.capabilities };
+    const hook = this.#agent.definition.initialize;
+    if (hook === undefined) return this.#completeInitialize(client);
+    return Promise.resolve()
+      .then(() => hook(params, client))
+      .then(
+        () => this.#completeInitialize(client),
+        (error: unknown) => {
+          if (error instanceof RequestError) throw error;
+          this.#agent.logger.error?.("initialize handler failed", error);
+          throw RequestError.internalError();
+        },
+      );
+  }
+
+  #completeInitialize(client: ClientContext): unknown {
+    const result: Record<string, unknown> = { protocolVersion: client.protocolVersion, info: this.#agent.definition.info, capabilities: this.#agent.capabilities };
     const authMethods = this.#agent.definition.authMethods;
     if (authMethods !== undefined && authMethods.length > 0) result.authMethods = authMethods;
     this.#check("initialize", "result", result);
+    // The last successful initialize governs.
+    this.#client = client;
     return result;
   }
 
@@ -292,7 +307,7 @@ export class AgentConnection implements AgentConnectionHandle {
     });
   }
 
-  async #newSession(params: { cwd: string; additionalDirectories?: string[]; mcpServers?: McpServer[] }): Promise<NewSessionResponse> {
+  async #newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
     this.#checkEnvironment(params);
     const def = this.#agent.definition;
     const record: SessionRecord = {
@@ -305,7 +320,7 @@ export class AgentConnection implements AgentConnectionHandle {
       data: {},
     };
     const session = new SessionRuntime(record, params.mcpServers ?? [], this.#services());
-    const setup = (await def.newSession?.(session, params as never)) ?? {};
+    const setup = (await def.newSession?.(session, params)) ?? {};
     if (setup.configOptions !== undefined) session.applyConfigOptionsSilently(setup.configOptions);
     if (setup.availableCommands !== undefined) session.applyAvailableCommandsSilently(setup.availableCommands);
     record.configOptions = [...session.configOptions];
@@ -321,7 +336,7 @@ export class AgentConnection implements AgentConnectionHandle {
     return result as unknown as NewSessionResponse;
   }
 
-  async #listSessions(params: { cwd?: string | null; cursor?: string | null }): Promise<ListSessionsResponse> {
+  async #listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
     try {
       const query: { cwd?: string; cursor?: string; limit: number } = { limit: this.#agent.listPageSize };
       if (params.cwd != null) query.cwd = params.cwd;
@@ -334,17 +349,12 @@ export class AgentConnection implements AgentConnectionHandle {
     }
   }
 
-  async #resumeSession(params: {
-    sessionId: string;
-    cwd: string;
-    additionalDirectories?: string[];
-    mcpServers?: McpServer[];
-    replayFrom?: { type: string } | null;
-  }): Promise<ResumeSessionResponse> {
+  async #resumeSession(params: ResumeSessionRequest): Promise<ResumeSessionResponse> {
     // Everything that can be refused is checked before anything is sent.
     const replay = params.replayFrom ?? null;
-    if (replay !== null && replay.type !== "start") {
-      throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replay.type)}`, { path: "/replayFrom" });
+    const replayType = (replay as { type?: unknown } | null)?.type;
+    if (replay !== null && replayType !== "start") {
+      throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replayType)}`, { path: "/replayFrom" });
     }
     const record = await this.#agent.store.get(params.sessionId);
     if (record === undefined) throw RequestError.sessionNotFound(params.sessionId);
@@ -360,7 +370,7 @@ export class AgentConnection implements AgentConnectionHandle {
       session.additionalDirectories = additionalDirectories;
       session.mcpServers = [...(params.mcpServers ?? [])];
     }
-    await this.#agent.definition.resumeSession?.(session, params as never);
+    await this.#agent.definition.resumeSession?.(session, params);
     await this.#agent.store.update(params.sessionId, { additionalDirectories });
     this.#sessions.set(params.sessionId, session);
     if (replay !== null) {

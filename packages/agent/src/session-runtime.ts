@@ -50,6 +50,17 @@ type QueueItem =
   | { kind: "prompt"; prompt: ContentBlock[]; resolve(result: { messageId: string }): void; reject(error: unknown): void }
   | { kind: "work"; handler: WorkHandler; resolve(reason: StopReason): void };
 
+/**
+ * Entities are kept for `tool_call/cancel` / `terminal/cancel` lookups. A turn's entities are
+ * dropped when it ends (none is cancellable any more); background ones once final, checked when
+ * the map grows past this size.
+ */
+const PRUNE_THRESHOLD = 256;
+
+function pruneWhere<T>(map: Map<string, T>, done: (entity: T) => boolean): void {
+  for (const [id, entity] of map) if (done(entity)) map.delete(id);
+}
+
 type Outcome = { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "forced" };
 
 export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
@@ -255,11 +266,13 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   }
 
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void {
+    if (this.#toolCalls.size >= PRUNE_THRESHOLD) pruneWhere(this.#toolCalls, (c) => c.isFinal);
     this.#toolCalls.set(call.id, call);
     run?.toolCalls.add(call);
   }
 
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void {
+    if (this.#terminals.size >= PRUNE_THRESHOLD) pruneWhere(this.#terminals, (t) => t.exited);
     this.#terminals.set(terminal.id, terminal);
     run?.terminals.add(terminal);
   }
@@ -499,6 +512,8 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
         this.#services.logger.error?.("Could not withdraw a terminal's cancel capability", error);
       }
     }
+    for (const call of run.toolCalls) this.#toolCalls.delete(call.id);
+    for (const terminal of run.terminals) this.#terminals.delete(terminal.id);
   }
 
   #finish(run: WorkRun, outcome: Outcome): void {

@@ -46,6 +46,20 @@ describe("initialize", () => {
     await expect(running.client.request("session/list", {})).rejects.toMatchObject({ code: -32600 });
   });
 
+  it("is complete when a pipelined request arrives right behind it (no initialize hook)", async () => {
+    running = start({ prompt: noop });
+    const [init, session] = await Promise.all([running.client.initialize(), running.client.request("session/new", { cwd: "/w" })]);
+    expect(init.protocolVersion).toBe(2);
+    expect(session.sessionId).toMatch(/^sess_/);
+  });
+
+  it("answers requests that overtake an initialize still in its async hook with -32600", async () => {
+    running = start({ prompt: noop, initialize: () => new Promise((r) => setTimeout(r, 10)) });
+    const [init, session] = await Promise.allSettled([running.client.initialize(), running.client.request("session/new", { cwd: "/w" })]);
+    expect(init.status).toBe("fulfilled");
+    expect(session).toMatchObject({ status: "rejected", reason: { code: -32600 } });
+  });
+
   it("drops notifications before initialize", async () => {
     running = start({ prompt: noop });
     await running.client.cancel("sess_x");

@@ -7,20 +7,29 @@
  * - nothing of a turn is sent between its idle and the next running;
  * - every prompt request is answered exactly once: success with a messageId that was emitted in
  *   exactly one user_message inside a turn, or -32800 and no user_message;
- * - every update on the wire passes the strict schema validator.
+ * - every update on the wire passes the strict schema validator;
+ * - nothing is sent for a session between its close response and its resume, and a close
+ *   leaves it idle.
  */
 import { validators } from "@acp-kit/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { start } from "./support/harness.js";
 
-type Op = { kind: "prompt"; script: string } | { kind: "cancel" } | { kind: "answer"; choice: "allow" | "reject" | "cancelled" } | { kind: "tick" };
+type Op =
+  | { kind: "prompt"; script: string }
+  | { kind: "cancel" }
+  | { kind: "answer"; choice: "allow" | "reject" | "cancelled" }
+  | { kind: "tick" }
+  /** session/close, a pause, then session/resume (no replay) to go on with the same session. */
+  | { kind: "closeAndResume" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: fc.constantFrom("c", "p", "t", "w", "x", "a"), minLength: 0, maxLength: 5 }).map((script) => ({ kind: "prompt" as const, script: script || "c" })) },
   { weight: 2, arbitrary: fc.constant({ kind: "cancel" as const }) },
   { weight: 2, arbitrary: fc.constantFrom("allow", "reject", "cancelled").map((choice) => ({ kind: "answer" as const, choice: choice as "allow" | "reject" | "cancelled" })) },
   { weight: 2, arbitrary: fc.constant({ kind: "tick" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "closeAndResume" as const }) },
 );
 
 const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));
@@ -55,6 +64,7 @@ async function runScenario(ops: Op[]): Promise<void> {
     await s.client.initialize();
     const sessionId = await s.client.newSession();
     const outcomes: Promise<{ ok: true; messageId: string } | { ok: false; code: number }>[] = [];
+    const silentWindows: [number, number][] = [];
     const answer = (choice: string) => {
       const resolve = pendingPermissions.shift();
       if (resolve === undefined) return;
@@ -69,6 +79,13 @@ async function runScenario(ops: Op[]): Promise<void> {
           ),
         );
       } else if (op.kind === "cancel") await s.client.cancel(sessionId);
+      else if (op.kind === "closeAndResume") {
+        await s.client.request("session/close", { sessionId });
+        const closedAt = s.client.wire.length;
+        await tick(2);
+        silentWindows.push([closedAt, s.client.wire.length]);
+        await s.client.request("session/resume", { sessionId, cwd: "/work/project" });
+      }
       else if (op.kind === "answer") answer(op.choice);
       else await tick();
     }
@@ -91,6 +108,11 @@ async function runScenario(ops: Op[]): Promise<void> {
     let turns = 0;
     const userMessagesInTurn: string[] = [];
     for (const update of updates) {
+      if (update.sessionUpdate === "state_update" && update.state === "idle" && update.stopReason === undefined) {
+        // A resume snapshot (turn idles always carry a stop reason): the close left it idle.
+        expect(state).toBe("idle");
+        continue;
+      }
       if (update.sessionUpdate === "state_update") {
         if (update.state === "running") {
           if (state === "idle") turns++;
@@ -109,12 +131,14 @@ async function runScenario(ops: Op[]): Promise<void> {
       }
     }
     expect(state).toBe("idle");
-    expect(s.client.idles()).toHaveLength(turns);
+    expect(s.client.idles().filter((u) => u.stopReason !== undefined)).toHaveLength(turns);
     // Every prompt answered once; success <=> exactly one user_message with that id.
     const accepted = results.filter((r) => r.ok).map((r) => (r as { messageId: string }).messageId);
     for (const r of results) if (!r.ok) expect(r.code).toBe(-32800);
     expect([...userMessagesInTurn].sort()).toEqual([...accepted].sort());
     expect(new Set(accepted).size).toBe(accepted.length);
+    // Silence between a close response and the resume.
+    for (const [from, to] of silentWindows) expect(s.client.wire.slice(from, to).filter((m) => m.method === "session/update")).toEqual([]);
     // Exactly one response per request on the wire.
     const responseIds = s.client.wire.filter((m) => m.method === undefined).map((m) => m.id);
     expect(new Set(responseIds).size).toBe(responseIds.length);

@@ -218,20 +218,23 @@ describe("session/close", () => {
   });
 
   it("refuses prompts that arrive while the close waits for the turn to stop", async () => {
-    const stopped = gate();
+    const aborted = gate();
+    const release = gate();
     const s = track(await startWithSession({
       prompt: async (turn) => {
-        await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => setTimeout(resolve, 30), { once: true }));
-        stopped.open();
+        await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
+        aborted.open();
+        await release.promise;
       },
     }));
     await s.client.prompt(s.sessionId, "x");
     const closing = s.client.request("session/close", { sessionId: s.sessionId });
-    await new Promise((r) => setTimeout(r, 5));
+    await aborted.promise;
     await expect(s.client.prompt(s.sessionId, "late")).rejects.toMatchObject({ code: -32800 });
-    await closing;
-    await stopped.promise;
+    release.open();
+    expect(await closing).toEqual({});
     expect(s.client.updates().filter((u) => u.sessionUpdate === "user_message")).toHaveLength(1);
+    expect(s.client.idles().map((u) => u.stopReason)).toEqual(["cancelled"]);
   });
 
   it("keeps the session resumable after close", async () => {
