@@ -5,12 +5,15 @@
  * and sockets. The official client × the official agent is the SDK's own business: not a cell.
  * The table is printed at the end of the run.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type AgentTarget,
   acpKitClient,
   assertBuilt,
   type ClientDriver,
+  E2E_ROOT,
   InteropMatrix,
   sampleAgentCommand,
   sdkAgentCommand,
@@ -26,7 +29,11 @@ afterEach(() => stopAllProcesses());
 
 const matrix = new InteropMatrix();
 afterAll(() => {
-  process.stdout.write(`\nACP v2 interop matrix\n${matrix.format()}\n\n`);
+  const table = `ACP v2 interop matrix (${new Date().toISOString()})\n${matrix.format()}\n`;
+  process.stdout.write(`\n${table}\n`);
+  // Also kept next to the test report, for whoever reads the results later.
+  mkdirSync(join(E2E_ROOT, ".test-results"), { recursive: true });
+  writeFileSync(join(E2E_ROOT, ".test-results", "interop-matrix.txt"), table);
 });
 
 interface AgentUnderTest {

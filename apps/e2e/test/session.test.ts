@@ -250,6 +250,51 @@ describe("resume with replay after a dropped WebSocket", () => {
   });
 });
 
+describe("resume with replay after a socket dropped while output streams", () => {
+  const harness = wsHarness();
+  let proxy: TcpProxy | undefined;
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  it("replays everything the client had seen, unchanged, and the turn no longer runs", async () => {
+    const server = await harness.server();
+    proxy = await startTcpProxy(server.port);
+    const dropped = await connectToAgent(await connectWebSocket(`ws://127.0.0.1:${proxy.port}/acp`), { info: INFO });
+    cleanups.push(() => dropped.close());
+    const session = await dropped.newSession({ cwd: CWD });
+    const turn = session.prompt("/slow 30");
+    await new Promise<void>((resolve) => {
+      const stop = session.store.subscribe(() => {
+        const terminal = [...session.store.getSnapshot().terminals.values()][0];
+        if (terminal && new TextDecoder().decode(terminal.output).includes("tick 3/")) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    proxy.cut();
+    await turn.done.catch(() => {});
+    const seen = session.store.getSnapshot();
+
+    const again = await harness.connect();
+    const resumed = await again.resumeSession(session.sessionId, { cwd: CWD, replay: true });
+    const replayed = resumed.store.getSnapshot();
+    expect(replayed.state.state).toBe("idle");
+    expect(replayed.messages.user).toEqual(seen.messages.user);
+    expect(replayed.messages.agent).toEqual(seen.messages.agent);
+    const before = [...seen.terminals.values()][0];
+    const after = replayed.terminals.get(before?.terminalId ?? "");
+    const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+    // The agent may have written a line or two the dropped socket never delivered.
+    expect(text(after?.output).startsWith(text(before?.output))).toBe(true);
+    expect(replayed.timeline.map((e) => e.type)).toEqual(seen.timeline.map((e) => e.type));
+    // The session is usable again from the new connection.
+    expect((await resumed.prompt("/help").done).stopReason).toBe("end_turn");
+  });
+});
+
 /**
  * Compares a resumed snapshot with the reference, allowing two differences between "dropped
  * mid-turn, then resumed" and "cancelled by the user" that are not replay bugs:

@@ -18,7 +18,7 @@ export interface ScriptOptions {
 
 export const EDIT_PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-  { optionId: "allow_always", name: "Always allow (switch to Auto mode)", kind: "allow_always" },
+  { optionId: "allow_always", name: "Always allow: switch to Auto mode", kind: "allow_always" },
   { optionId: "reject_once", name: "Reject", kind: "reject_once" },
 ];
 
@@ -27,14 +27,13 @@ const NEW_LINE = 'export const greeting = "Hello, ACP!";';
 
 export const TEST_OUTPUT = [
   "> sample@1.0.0 test",
-  "> node --test",
+  "> node scripts/check-greeting.mjs",
   "",
-  "\u001b[32m✔\u001b[39m greeting says hello (0.4ms)",
-  "\u001b[32m✔\u001b[39m greeting mentions ACP (0.2ms)",
-  "ℹ tests 2",
-  "ℹ pass 2",
-  "ℹ fail 0",
+  "\u001b[32m✔\u001b[39m greeting says hello",
+  "\u001b[32m✔\u001b[39m greeting mentions ACP",
+  "greeting checks: all good",
 ];
+// (Deliberately not the output of a real test runner: CI reads runners' summary lines.)
 
 /** A title for the session from its first prompt: the first line, at most 48 characters. */
 export function titleFrom(text: string): string {

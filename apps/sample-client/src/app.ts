@@ -45,7 +45,8 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     columns: () => io.stdout.columns ?? 80,
     rows: () => io.stdout.rows ?? 24,
   });
-  const diag = (text: string) => view.printElsewhere(io.stderr, `${text}\n`, !options.json && io.stderr.isTTY === true);
+  // Diagnostics go to stderr; when that is the terminal the live view draws on, go around it.
+  const diag = (text: string) => view.printElsewhere(io.stderr, `${text}\n`, tty && io.stderr.isTTY === true);
   const logger: Logger = {
     ...(options.verbose
       ? {
@@ -91,7 +92,9 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   const keyboardTty = io.stdin.isTTY === true && typeof io.stdin.setRawMode === "function" && !options.json;
   let renderer: SessionRenderer | undefined;
   let onLine: (text: string) => void = () => {};
-  let onInterrupt: () => void = () => {};
+  // Until a turn runs, an interrupt (e.g. while connecting) just leaves.
+  const leave = () => void shutdown().finally(() => process.exit(130));
+  let onInterrupt: () => void = leave;
   let onEnd: () => void = () => {};
   let keyboard: Keyboard | undefined;
   const signalInterrupt = () => onInterrupt();
@@ -121,7 +124,9 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   };
 
   let client: AcpClient | undefined;
-  const shutdown = async () => {
+  let shutDown: Promise<void> | undefined;
+  const shutdown = () => (shutDown ??= closeAll());
+  const closeAll = async () => {
     process.off("SIGINT", signalInterrupt);
     process.off("SIGTERM", signalTerminate);
     renderer?.stop();
@@ -132,6 +137,16 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     else await transport.close().catch(() => {});
   };
 
+  // Raw mode from the start, so a Ctrl-C is a key for us and never a signal to the agent.
+  if (keyboardTty) {
+    keyboard = new Keyboard(io.stdin as ReadStream, {
+      line: (text) => onLine(text),
+      interrupt: () => onInterrupt(),
+      endOfInput: () => onEnd(),
+      changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
+    });
+  }
+
   try {
     client = await connectToAgent(transport, {
       info: CLIENT_INFO,
@@ -139,19 +154,14 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
     });
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
-    const session: ClientSession = await client.newSession({ cwd: options.cwd ?? io.cwd });
+    const cwd = options.cwd ?? io.cwd;
+    const session: ClientSession =
+      options.resume !== undefined
+        ? await client.resumeSession(options.resume, { cwd, replay: true })
+        : await client.newSession({ cwd });
     for (const { configId, value } of options.config) await setConfig(session, configId, value);
     renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
     renderer.printHeader(`${agentName} ${client.agentInfo.version} · session ${session.sessionId}`);
-
-    if (keyboardTty) {
-      keyboard = new Keyboard(io.stdin as ReadStream, {
-        line: (text) => onLine(text),
-        interrupt: () => onInterrupt(),
-        endOfInput: () => onEnd(),
-        changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
-      });
-    }
 
     if (options.prompt !== undefined) {
       const result = await runTurn(session, options.prompt, renderer, (handler) => (onInterrupt = handler));

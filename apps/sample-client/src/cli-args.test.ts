@@ -35,6 +35,7 @@ describe("acp-sample-client arguments", () => {
       ],
       cwd: "/w",
     });
+    expect(parseClientArgs(["--resume", "sess_1", "--", "a"]).resume).toBe("sess_1");
   });
   it("refuses contradictory or incomplete arguments", () => {
     expect(() => parseClientArgs([])).toThrow("missing agent");

@@ -14,6 +14,8 @@ export interface ClientCliOptions {
   /** Print every wire message as a JSON line on stdout (and nothing else there). */
   json: boolean;
   permissions: PermissionPolicy;
+  /** Resume this session (with its history replayed) instead of starting a new one. */
+  resume?: string;
   /** Session working directory (absolute). */
   cwd?: string;
   /** Config options to set before the first prompt, in order. */
@@ -39,6 +41,8 @@ Options:
                        the rendered session goes to stderr
   --config ID=VALUE    set a session config option before prompting (repeatable),
                        e.g. --config mode=auto --config model=pirate
+  --resume SESSION_ID  resume an existing session, replaying its history, instead of a new one
+                       (give the same --cwd it was created with)
   --cwd DIR            the session's working directory (default: the current one)
   --color / --no-color force colors on or off (default: on for terminals)
   --verbose            debug logs on stderr
@@ -108,6 +112,10 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
         options.config.push({ configId: pair.slice(0, at), value: pair.slice(at + 1) });
         break;
       }
+      case "--resume":
+        options.resume = value();
+        if (options.resume.length === 0) throw new Error("--resume needs a session id");
+        break;
       case "--cwd":
         options.cwd = value();
         break;

@@ -3,5 +3,5 @@ export { CLIENT_INFO, type ClientIo, exitCodeFor, runClient } from "./app.js";
 export { CLIENT_USAGE, type ClientCliOptions, type PermissionPolicy, parseClientArgs } from "./cli-args.js";
 export { automaticChoice, selected } from "./permission-policy.js";
 export * from "./render.js";
-export { COLOR, PLAIN, rowsOf, type Style, stripAnsi as stripAnsiCodes } from "./style.js";
+export { COLOR, PLAIN, rowsOf, type Style, stripAnsi } from "./style.js";
 export { tapTransport, type WireDirection, wireLines } from "./wire-tap.js";

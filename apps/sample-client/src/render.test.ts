@@ -231,8 +231,8 @@ describe("footer, turn end, permission prompt", () => {
     expect(lines).toEqual([
       "? Run it?",
       "  $ rm -rf build (in /p)",
-      "  [1] Allow (allow_once)",
-      "  [2] Reject (reject_once)",
+      "  [1] Allow · allow_once",
+      "  [2] Reject · reject_once",
       "  press 1-2, or ctrl-c to cancel the turn",
     ]);
   });

@@ -352,10 +352,8 @@ export function renderPermissionPrompt(request: RequestPermissionRequest, option
   const subject = request.subject as { type?: string; command?: string; cwd?: string } | null | undefined;
   if (subject?.type === "command") lines.push(style.dim(`  $ ${subject.command} (in ${subject.cwd})`));
   request.options.forEach((option, i) => {
-    lines.push(`  ${style.bold(`[${i + 1}]`)} ${option.name} ${style.dim(`(${option.kind})`)}`);
+    lines.push(`  ${style.bold(`[${i + 1}]`)} ${option.name} ${style.dim(`· ${option.kind}`)}`);
   });
   lines.push(style.dim(`  press 1-${request.options.length}, or ctrl-c to cancel the turn`));
   return lines;
 }
-
-export { stripAnsi };

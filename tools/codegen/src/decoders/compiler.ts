@@ -18,6 +18,13 @@ import {
   UnsupportedSchemaError,
 } from "./model.ts";
 
+/**
+ * Where several branches may accept a value, decoding first asks whether the value is strictly
+ * valid as it stands: if so it is returned untouched, so that repairing one branch can never
+ * win over another branch that accepts the value as sent (decode(valid) === valid).
+ */
+const STRICT_FIRST = (fn: string): string[] => [`  if (!s && ${fn}(v, true) !== FAIL) return v;`];
+
 export type Compiled =
   | { readonly kind: "any" }
   | { readonly kind: "check"; readonly check: Check }
@@ -291,8 +298,14 @@ export class DecoderCompiler {
     const compiled = this.compile(property.node, hint);
     const lines = [`  x = ${read("w", property.name)};`];
     const copy = "if (o === w) o = copyObject(w);";
+    // An empty list falling back to `[]` (possible under minItems) is kept as it is: the
+    // repaired value then decodes to itself, so decoding stays idempotent by reference.
     const fallback =
-      property.fallback.kind === "absent" ? `${copy} delete o[${key}];` : `${copy} ${write("o", property.name, property.fallback.json)}`;
+      property.fallback.kind === "absent"
+        ? `${copy} delete o[${key}];`
+        : property.fallback.json === "[]"
+          ? `if (!Array.isArray(x) || x.length !== 0) { ${copy} ${write("o", property.name, "[]")} }`
+          : `${copy} ${write("o", property.name, property.fallback.json)}`;
     const onCheckFail = (check: Check): string =>
       property.defaultOnError ? `if (s) return failAt(${key}, ${message(check)}); ${fallback}` : `return failAt(${key}, ${message(check)});`;
     const onFnFail = property.defaultOnError ? `if (s) return up(${key}); ${fallback}` : `return up(${key});`;
@@ -358,6 +371,7 @@ export class DecoderCompiler {
       }
       if (!total) lines.push("  return restoreFailure(e as FailureSnapshot);");
       lines.push("}");
+      if (!pure) lines.splice(1, 0, ...STRICT_FIRST(fn));
       this.functions.push(lines.join("\n"));
       return pure;
     });
@@ -414,6 +428,7 @@ export class DecoderCompiler {
       `  return failAt(${tagKey}, ${unknownTag}"must be a string");`,
       "}",
     );
+    if (!pure) lines.splice(1, 0, ...STRICT_FIRST(fn));
     this.functions.push(lines.join("\n"));
     return pure;
   }
@@ -443,6 +458,7 @@ export class DecoderCompiler {
       `  return fail(${JSON.stringify(`must match exactly one of ${node.titles.join(", ")}, but matches several`)});`,
       "}",
     );
+    if (!pure) lines.splice(1, 0, ...STRICT_FIRST(fn));
     this.functions.push(lines.join("\n"));
     return pure;
   }

@@ -1,5 +1,7 @@
 // Ajv (draft 2020-12) as a strict oracle: the schema's x-* keywords are annotations and every
-// format is checked, including the uintN ones Ajv does not know (ranges as JSON.parse yields them).
+// format is checked, including the uintN ones ajv-formats does not know. 64-bit formats are
+// checked as ranges (ajv-formats' int64 accepts any integer); 2^63 - 1 and 2^64 - 1 are not
+// doubles, and JSON.parse rounds them up to 2^63 and 2^64, so those bounds are inclusive.
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ValidateFunction } from "ajv";
@@ -7,9 +9,14 @@ import { acpSchema } from "./schema.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: false, inlineRefs: false });
 addFormats(ajv);
-const unsignedMax: [string, number][] = [["uint16", 2 ** 16 - 1], ["uint32", 2 ** 32 - 1], ["uint64", 2 ** 64]];
-for (const [name, max] of unsignedMax) {
-  ajv.addFormat(name, { type: "number", validate: (x: number) => Number.isInteger(x) && x >= 0 && x <= max });
+const integerRanges: [string, number, number][] = [
+  ["uint16", 0, 2 ** 16 - 1],
+  ["uint32", 0, 2 ** 32 - 1],
+  ["uint64", 0, 2 ** 64],
+  ["int64", -(2 ** 63), 2 ** 63],
+];
+for (const [name, min, max] of integerRanges) {
+  ajv.addFormat(name, { type: "number", validate: (x: number) => Number.isInteger(x) && x >= min && x <= max });
 }
 for (const keyword of ["x-deserialize-default-on-error", "x-deserialize-skip-invalid-items", "x-deserialize-default-on-null", "x-side", "x-method", "x-docs-ignore"]) {
   ajv.addKeyword({ keyword, schemaType: ["boolean", "string"] });

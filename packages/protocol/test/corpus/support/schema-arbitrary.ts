@@ -19,16 +19,22 @@ function isSchema(value: unknown): value is JsonSchema {
 
 const anyJson = fc.jsonValue({ maxDepth: 2 });
 
+const INTEGER_FORMAT_RANGES: Record<string, [number, number]> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  uint16: [0, 65535],
+  uint32: [0, 2 ** 32 - 1],
+  int64: [-(2 ** 63), 2 ** 63],
+  uint64: [0, 2 ** 64],
+};
+
 function integerArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
-  const format = schema.format as string | undefined;
-  let min = typeof schema.minimum === "number" ? schema.minimum : format?.startsWith("uint") ? 0 : -(2 ** 31);
-  let max = typeof schema.maximum === "number" ? schema.maximum : format === "uint16" ? 65535 : format === "int32" ? 2 ** 31 - 1 : 2 ** 32 - 1;
-  const base = fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, 2 ** 31) });
+  const [formatMin, formatMax] = INTEGER_FORMAT_RANGES[schema.format as string] ?? [-(2 ** 63), 2 ** 63];
+  const min = typeof schema.minimum === "number" ? Math.max(schema.minimum, formatMin) : formatMin;
+  const max = typeof schema.maximum === "number" ? Math.min(schema.maximum, formatMax) : formatMax;
+  const base = fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31) });
   // 64-bit fields may carry integers JSON.parse can only round (beyond 2^53).
-  if (format === "uint64" || format === "int64") return fc.oneof(base, fc.constantFrom(2 ** 53, 2 ** 60, 2 ** 63).filter((n) => n >= min && n <= max + 1 && n <= (format === "int64" ? 2 ** 63 : 2 ** 64)));
-  min = Math.max(min, Number.MIN_SAFE_INTEGER);
-  max = Math.min(max, Number.MAX_SAFE_INTEGER);
-  return fc.integer({ min, max });
+  const wide = [2 ** 53, 2 ** 60, max, -(2 ** 60), min].filter((n) => n >= min && n <= max && Math.abs(n) > 2 ** 31);
+  return wide.length === 0 ? base : fc.oneof(base, fc.constantFrom(...wide));
 }
 
 function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
