@@ -48,13 +48,21 @@ export interface ResolvedAgent {
   readonly validateOutgoing: boolean;
   readonly cancelGracePeriodMs: number;
   readonly listPageSize: number;
+  /**
+   * Runs whose connection was lost and that are still ending, by session id (shared by every
+   * connection of the agent): a resume waits for its session's, so it replays the recorded end.
+   */
+  readonly runsEndingOffline: Map<string, Promise<void>>;
 }
 
 /** What `agent.serve(transport)` returns. */
 export interface AgentConnectionHandle {
-  /** Settles once the connection ended (with the local reason when it failed). */
+  /**
+   * Settles once the connection ended (with the local reason when it failed) and the turns it was
+   * running have ended, their end recorded in the session history (bounded by the grace period).
+   */
   readonly closed: Promise<Error | undefined>;
-  /** Ends the connection: running turns are aborted (no idle can be sent any more). */
+  /** Ends the connection: running turns are cancelled, their end recorded in the history but not sent. */
   close(): Promise<void>;
   /** The client, once `initialize` succeeded. */
   readonly client: ClientContext | undefined;
@@ -76,22 +84,30 @@ export class AgentConnection implements AgentConnectionHandle {
   /** A request other than initialize was received: initialize may no longer be repeated. */
   #sawOtherRequest = false;
   #authenticated: boolean;
+  /** Set when the connection was lost: its sessions' running turns are ending offline. */
+  #lost: Promise<void> | undefined;
   readonly closed: Promise<Error | undefined>;
 
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
     // Validation is done here, synchronously, so builders can throw before anything is sent.
     this.#conn = createAgentSideConnection(transport, { logger: agent.logger, validateOutgoing: false });
+    const conn = this.#conn;
     this.#peer = {
-      request: (method, params, options) => this.#conn.connection.request(method, params, options),
-      notify: (method, params) => this.#conn.connection.notify(method, params),
+      request: (method, params, options) => conn.connection.request(method, params, options),
+      notify: (method, params) => conn.connection.notify(method, params),
+      get closed() {
+        return conn.isClosed;
+      },
     };
     this.#sender = new UpdateSender(this.#peer, agent.store, agent.validateOutgoing ? strictOutgoingCheck : undefined, agent.logger);
     this.#authenticated = (agent.definition.authMethods?.length ?? 0) === 0;
     this.#register();
-    this.closed = this.#conn.closed.then((error) => {
-      for (const session of this.#sessions.values()) session.dispose();
-      this.#sessions.clear();
+    // The abort fires synchronously as the connection ends, before the rejections of our pending
+    // requests reach their callers, so those read as cancelled rather than as failures.
+    this.#conn.signal.addEventListener("abort", () => void this.#connectionLost(), { once: true });
+    this.closed = this.#conn.closed.then(async (error) => {
+      await this.#connectionLost();
       return error;
     });
     this.#conn.listen();
@@ -107,6 +123,24 @@ export class AgentConnection implements AgentConnectionHandle {
 
   close(): Promise<void> {
     return this.#conn.close();
+  }
+
+  /** Disposes every live session (see `SessionRuntime.dispose`); resolves once their turns ended. */
+  #connectionLost(): Promise<void> {
+    if (this.#lost !== undefined) return this.#lost;
+    const registry = this.#agent.runsEndingOffline;
+    const ending: Promise<void>[] = [];
+    for (const [sessionId, session] of this.#sessions) {
+      const ended = session.dispose();
+      ending.push(ended);
+      registry.set(sessionId, ended);
+      void ended.then(() => {
+        if (registry.get(sessionId) === ended) registry.delete(sessionId);
+      });
+    }
+    this.#sessions.clear();
+    this.#lost = Promise.all(ending).then(() => undefined);
+    return this.#lost;
   }
 
   // ---------------------------------------------------------------- registration
@@ -356,6 +390,8 @@ export class AgentConnection implements AgentConnectionHandle {
     if (replay !== null && replayType !== "start") {
       throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replayType)}`, { path: "/replayFrom" });
     }
+    // A turn cut off with its previous connection records its end first (bounded by the grace period).
+    await this.#agent.runsEndingOffline.get(params.sessionId);
     const record = await this.#agent.store.get(params.sessionId);
     if (record === undefined) throw RequestError.sessionNotFound(params.sessionId);
     if (params.cwd !== record.cwd) {

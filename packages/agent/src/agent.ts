@@ -52,6 +52,7 @@ export function defineAgent(definition: AgentDefinition): Agent {
     validateOutgoing: definition.validateOutgoing ?? defaultValidateOutgoing(),
     cancelGracePeriodMs: grace,
     listPageSize: pageSize,
+    runsEndingOffline: new Map(),
   };
   return {
     definition,

@@ -15,7 +15,7 @@ export type { ContentInput } from "./builders/content.js";
 export { DEFAULT_PERMISSION_OPTIONS, type PermissionDecision, type PermissionRequest } from "./permission.js";
 export type { ElicitationRequest, ElicitationResult, FormElicitation, UrlElicitation } from "./elicitation.js";
 export { InMemorySessionStore } from "./in-memory-session-store.js";
-export { InvalidCursorError, type ListSessionsPage, type ListSessionsQuery, type SessionRecord, type SessionStore } from "./session-store.js";
+export { InvalidCursorError, type LastStop, type ListSessionsPage, type ListSessionsQuery, type SessionRecord, type SessionStore } from "./session-store.js";
 export { compactHistory } from "./history.js";
 export { randomIds, type IdGenerator, type IdKind } from "./ids.js";
 export { toBase64, fromBase64 } from "./base64.js";

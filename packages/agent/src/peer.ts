@@ -7,4 +7,6 @@ export interface Peer {
   /** Sends a request to the client; aborting `signal` withdraws it (`$/cancel_request`). */
   request(method: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
   notify(method: string, params: unknown): void | Promise<void>;
+  /** True once the connection ended. */
+  readonly closed: boolean;
 }

@@ -6,7 +6,9 @@
  * - `requires_action` while the run waits on the user, `running` again once answered;
  * - after `session/cancel`: queued prompts get -32800, the run's signal and client requests are
  *   aborted, and the idle says `cancelled` whatever the handler does;
- * - nothing of a run is sent after its idle, nothing of the session after its close.
+ * - nothing of a run is sent after its idle, nothing of the session after its close;
+ * - when the connection is lost mid-run, the run is cancelled and its end is recorded in the
+ *   history (not sent), so a resume replays what a client that had stayed would have seen.
  */
 import {
   RequestError,
@@ -27,7 +29,7 @@ import type { IdGenerator, IdKind } from "./ids.js";
 import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
 import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
-import type { SessionRecord, SessionStore } from "./session-store.js";
+import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
 import { isStopReason, type StopReason } from "./stop-reason.js";
 import { TurnImpl, type NoticeInput, type TurnHost } from "./turn.js";
 import type { UpdateOwner } from "./update-owner.js";
@@ -80,6 +82,15 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   #closing = false;
   /** Nothing more may be sent about this session on this connection. */
   #closed = false;
+  /**
+   * The connection is gone (`dispose`): the run that was going on still ends like a cancelled one,
+   * but its updates are only recorded in the history.
+   */
+  #offline = false;
+  /** Settles once the run that was going on when the connection was lost has ended. */
+  #ending: Promise<void> = Promise.resolve();
+  /** How the last run ended; the resume snapshot repeats it. */
+  #lastStop: LastStop | undefined;
   readonly #toolCalls = new Map<string, ToolCallBuilder>();
   readonly #terminals = new Map<string, TerminalBuilder>();
   readonly #backgroundHost = {
@@ -95,6 +106,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.data = record.data ?? {};
     this.#configOptions = [...record.configOptions];
     this.#availableCommands = [...record.availableCommands];
+    this.#lastStop = record.lastStop ?? undefined;
     this.#services = services;
   }
 
@@ -194,7 +206,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       throw new TypeError(`${what}: state_update is sent by the turn engine`);
     }
     this.#assertOpen();
-    return this.#services.sender.send(this.id, update);
+    return this.#deliver(update);
   }
 
   record(update: SessionUpdate): void {
@@ -209,12 +221,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void> {
     if (run.ended) throw new TurnEndedError(what);
-    this.#assertOpen();
-    return this.#services.sender.send(this.id, update);
+    this.#assertRunOpen();
+    return this.#deliver(update);
   }
 
   recordFromRun(run: WorkRun, update: SessionUpdate): void {
-    if (!run.ended && !this.#closed) this.#services.sender.record(this.id, update);
+    if (!run.ended && (!this.#closed || this.#offline)) this.#services.sender.record(this.id, update);
   }
 
   /**
@@ -224,9 +236,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
    */
   clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }> {
     if (run.ended) throw new TurnEndedError(method);
-    this.#assertOpen();
+    this.#assertRunOpen();
     this.#services.sender.check(method, "params", params);
-    // A cancelled run asks nothing more of the user: the request reads as cancelled at once.
+    // A cancelled run (or one whose connection is gone) asks nothing more of the user: the
+    // request reads as cancelled at once.
     if (run.cancelRequested) return Promise.resolve({ ok: false });
     return this.#awaitClient(run, method, params, blocking);
   }
@@ -240,7 +253,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       const value = await this.#services.peer.request(method, params, { signal: abort.signal });
       return { ok: true, value };
     } catch (error) {
-      if (abort.signal.aborted) return { ok: false };
+      // Withdrawn (cancel, turn end), or lost with the connection (whose end cancels the run,
+      // whichever of the two the connection reports first): it reads as cancelled.
+      if (abort.signal.aborted || run.cancelRequested || this.#services.peer.closed) return { ok: false };
       throw error;
     } finally {
       run.pendingRequests.delete(abort);
@@ -255,8 +270,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void> {
     if (run.ended) throw new TurnEndedError(what);
-    this.#assertOpen();
+    this.#assertRunOpen();
     this.#services.sender.check(method, "params", params);
+    if (this.#offline) return Promise.resolve();
     try {
       return Promise.resolve(this.#services.peer.notify(method, params)).catch((error: unknown) => this.#services.logger.debug?.(`${method} not delivered`, error));
     } catch (error) {
@@ -297,12 +313,16 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
    * was sent (at once when nothing runs).
    */
   cancel(): Promise<void> {
+    return this.#cancelCurrent(new DOMException("The client cancelled the turn", "AbortError"));
+  }
+
+  #cancelCurrent(reason: DOMException): Promise<void> {
     this.#dropQueue();
     const run = this.#current;
     if (run === undefined || run.ended) return Promise.resolve();
     if (!run.cancelRequested) {
       run.cancelRequested = true;
-      run.controller.abort(new DOMException("The client cancelled the turn", "AbortError"));
+      run.controller.abort(reason);
       run.abortPendingRequests();
       run.graceTimer = setTimeout(() => {
         this.#services.logger.warn?.("Turn handler ignored cancellation; ending the turn without it", { sessionId: this.id, graceMs: this.#services.cancelGracePeriodMs });
@@ -323,24 +343,38 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#terminals.clear();
   }
 
-  /** The connection ended: abort everything; nothing can be sent any more. */
-  dispose(): void {
-    if (this.#closed) return;
+  /**
+   * The connection ended: nothing can be sent any more, and the session takes no new work. The run
+   * going on is cancelled like with `session/cancel` (its signal aborts, pending client requests
+   * read as cancelled, the handler gets the grace period to stop), and what a client that had
+   * stayed would have seen is recorded in the history without being sent: the run's last updates,
+   * the final status of its tool calls, its terminals' withdrawn cancel, and its `cancelled` stop.
+   * Resolves once that run has ended (at once when the session was idle: nothing is recorded).
+   */
+  dispose(): Promise<void> {
+    if (this.#offline) return this.#ending;
+    // Before the abort: listeners of the turn's signal may report, and that must only be recorded.
+    this.#offline = true;
     this.#closing = true;
     this.#closed = true;
-    this.#dropQueue();
-    const run = this.#current;
-    if (run !== undefined && !run.ended) {
-      run.cancelRequested = true;
-      run.controller.abort(new DOMException("The connection closed", "AbortError"));
-      run.abortPendingRequests();
-      run.forceEnd();
-    }
+    this.#ending = this.#cancelCurrent(new DOMException("The connection closed", "AbortError")).then(() => {
+      this.#toolCalls.clear();
+      this.#terminals.clear();
+    });
+    return this.#ending;
   }
 
-  /** The `state_update` a resume must send after its replay. */
+  /**
+   * The `state_update` a resume must send after its replay: the current state and, when idle, the
+   * last stop reason for context (the schema allows a resume snapshot to repeat it).
+   */
   snapshot(): SessionUpdate {
-    return { sessionUpdate: "state_update", state: this.#foreground } as SessionUpdate;
+    const update: Record<string, unknown> = { sessionUpdate: "state_update", state: this.#foreground };
+    if (this.#foreground === "idle" && this.#lastStop !== undefined) {
+      update.stopReason = this.#lastStop.stopReason;
+      if (this.#lastStop.error !== undefined) update.error = this.#lastStop.error;
+    }
+    return update as SessionUpdate;
   }
 
   /** Sends a replayed update or a snapshot: not recorded again, never throws at the caller. */
@@ -389,6 +423,16 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     if (this.#closed) throw new SessionClosedError(this.id);
   }
 
+  /** A run reports until its idle, even when its connection was lost meanwhile (then it is recorded). */
+  #assertRunOpen(): void {
+    if (this.#closed && !this.#offline) throw new SessionClosedError(this.id);
+  }
+
+  /** The way out for every update: sent, or only recorded once the connection is gone. */
+  #deliver(update: SessionUpdate): Promise<void> {
+    return this.#services.sender.send(this.id, update, this.#offline ? { deliver: false } : {});
+  }
+
   #persist(patch: Partial<Omit<SessionRecord, "sessionId">>): void {
     try {
       const done = this.#services.store.update(this.id, patch);
@@ -400,15 +444,15 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   /** Engine-owned updates never throw at the caller: a failure here is logged. */
   #engineSend(update: SessionUpdate): void {
-    if (this.#closed) return;
+    if (this.#closed && !this.#offline) return;
     try {
-      void this.#services.sender.send(this.id, update);
+      void this.#deliver(update);
     } catch (error) {
       this.#services.logger.error?.("Engine update refused by validation", { sessionId: this.id, update, error });
     }
   }
 
-  #setForeground(state: ForegroundState, stop?: { stopReason: StopReason; error?: { code: number; message: string } }): void {
+  #setForeground(state: ForegroundState, stop?: LastStop): void {
     this.#foreground = state;
     const update: Record<string, unknown> = { sessionUpdate: "state_update", state };
     if (stop !== undefined) {
@@ -488,10 +532,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
    * are for work that outlives it). Before its idle, every tool call that is not final is closed
    * (`cancelled` for a cancelled turn, `failed` otherwise: a handler that returned without
    * finishing one is logged), and terminals still running stop advertising `capabilities.cancel`.
-   * So no UI keeps a spinner or a cancel button for work nobody reports on any more.
+   * So no UI keeps a spinner or a cancel button for work nobody reports on any more. After a lost
+   * connection this is only recorded, so the history shows the same end.
    */
   #closeRunEntities(run: WorkRun, stopReason: StopReason): void {
-    if (this.#closed) return;
+    if (this.#closed && !this.#offline) return;
     const finalStatus = stopReason === "cancelled" ? "cancelled" : "failed";
     for (const call of run.toolCalls) {
       if (call.isFinal) continue;
@@ -538,11 +583,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     }
     this.#closeRunEntities(run, stopReason);
     run.ended = true;
-    this.#persist({ data: this.data });
+    this.#lastStop = error === undefined ? { stopReason } : { stopReason, error };
+    this.#persist({ data: this.data, lastStop: this.#lastStop });
     run.abortPendingRequests();
     if (!run.controller.signal.aborted) run.controller.abort(new DOMException("The turn ended", "AbortError"));
     this.#current = undefined;
-    this.#setForeground("idle", error === undefined ? { stopReason } : { stopReason, error });
+    this.#setForeground("idle", this.#lastStop);
     run.settle(stopReason);
     this.#pump();
   }

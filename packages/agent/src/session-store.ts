@@ -4,6 +4,17 @@
  * Every method may be async so that a store can be persistent.
  */
 import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol";
+import type { StopReason } from "./stop-reason.js";
+
+/**
+ * How the session's last foreground work ended (its idle `state_update`). State snapshots are not
+ * history, so this is kept on the record: the resume snapshot repeats it for context.
+ */
+export interface LastStop {
+  stopReason: StopReason;
+  /** Present with `stopReason: "error"`. */
+  error?: { code: number; message: string };
+}
 
 /** What the store keeps about one session besides its history. */
 export interface SessionRecord {
@@ -19,6 +30,8 @@ export interface SessionRecord {
   availableCommands: AvailableCommand[];
   /** Agent-owned data that should survive a resume; never sent to the client. */
   data?: Record<string, unknown>;
+  /** Saved when each run ends (also when its connection was lost mid-run); absent before the first. */
+  lastStop?: LastStop | null;
 }
 
 export interface ListSessionsQuery {

@@ -31,11 +31,14 @@ export class UpdateSender {
   /**
    * Sends one update. Throws synchronously when it is invalid; the returned promise settles when
    * the transport accepted it and never rejects (a dead connection ends every turn instead).
+   * `record: false`: a replay, already in the history. `deliver: false`: the connection is gone,
+   * the update is only recorded, so the history still reads as if the client had seen it.
    */
-  send(sessionId: string, update: SessionUpdate, options: { record?: boolean } = {}): Promise<void> {
+  send(sessionId: string, update: SessionUpdate, options: { record?: boolean; deliver?: boolean } = {}): Promise<void> {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
     if (options.record !== false && !LIVE_ONLY.has((update as { sessionUpdate: string }).sessionUpdate)) this.record(sessionId, update);
+    if (options.deliver === false) return Promise.resolve();
     try {
       const sent = this.#peer.notify("session/update", params);
       if (sent === undefined) return Promise.resolve();

@@ -19,7 +19,7 @@ export interface FollowUp {
 
 export class WorkRun {
   readonly controller = new AbortController();
-  /** Set once the idle state_update was sent (or the connection went away): nothing more goes out. */
+  /** Set once the idle state_update was sent (only recorded, if the connection went away): nothing more goes out. */
   ended = false;
   /** The client (or close) asked to stop it; its stop reason will be `cancelled`. */
   cancelRequested = false;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
 import { defineAgent, InMemorySessionStore, type AgentDefinition } from "../src/index.js";
 import { gate, ScriptedClient, start, startWithSession, type Started } from "./support/harness.js";
 
@@ -93,7 +93,8 @@ describe("session/resume", () => {
         messageId: expect.any(String),
         content: ["hello", "there", "world"].map((text) => ({ type: "text", text })),
       },
-      { sessionUpdate: "state_update", state: "idle" },
+      // The snapshot: the current state, with the last stop reason for context.
+      { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" },
     ]);
     const responseAt = second.client.wire.findIndex((m) => m.result !== undefined && m.result === result);
     const lastUpdateAt = second.client.wire.findLastIndex((m) => m.method === "session/update");
@@ -113,7 +114,27 @@ describe("session/resume", () => {
     await first.client.waitForIdles(1);
     const second = await connect();
     await second.client.request("session/resume", { sessionId, cwd: "/w" });
-    expect(second.client.updates()).toEqual([{ sessionUpdate: "state_update", state: "idle" }]);
+    expect(second.client.updates()).toEqual([{ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" }]);
+  });
+
+  it("repeats the last stop reason (and its error) in the snapshot; a session that never ran has none", async () => {
+    const connect = sharedAgent({
+      prompt: async () => {
+        throw new RequestError(-32099, "The build tool crashed");
+      },
+    });
+    const first = await connect();
+    const sessionId = await first.client.newSession("/w");
+    const fresh = await connect();
+    await fresh.client.request("session/resume", { sessionId, cwd: "/w" });
+    expect(fresh.client.updates()).toEqual([{ sessionUpdate: "state_update", state: "idle" }]);
+    await first.client.prompt(sessionId, "build");
+    await first.client.waitForIdles(1);
+    const second = await connect();
+    await second.client.request("session/resume", { sessionId, cwd: "/w" });
+    expect(second.client.updates()).toEqual([
+      { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32099, message: "The build tool crashed" } },
+    ]);
   });
 
   it("refuses an unknown cursor with -32602 before sending anything", async () => {

@@ -60,6 +60,59 @@ export function isFinalToolCallStatus(status: string): boolean {
 const INITIAL_STATE: ForegroundState = Object.freeze({ state: "idle", rawState: "idle" });
 const KNOWN_STATES: ReadonlySet<string> = new Set(["idle", "running", "requires_action"]);
 
+// Patches of upsert entities have three-state fields: absent (`undefined`) keeps the stored
+// value, `null` resets it to the protocol default, any other value replaces it. Each helper
+// returns whether the stored value changed.
+
+/** Patches a scalar field: `null` resets it to `onNull` (`undefined` removes the key). */
+function patchField(target: object, key: string, value: unknown, onNull: unknown): boolean {
+  if (value === undefined) return false;
+  const fields = target as Record<string, unknown>;
+  const next = value === null ? onNull : value;
+  if (jsonEqual(fields[key], next)) return false;
+  if (next === undefined) delete fields[key];
+  else fields[key] = next;
+  return true;
+}
+
+/** Patches a list field: `null` empties it; a new list is stored as a copy. */
+function patchList(target: object, key: string, value: readonly unknown[] | null | undefined): boolean {
+  if (value === undefined) return false;
+  const fields = target as Record<string, unknown>;
+  const next = value ?? [];
+  if (jsonEqual(fields[key], next)) return false;
+  fields[key] = next.slice();
+  return true;
+}
+
+/** Applies a `_meta` patch to `holder.meta` (see `patchMeta`). Returns whether it changed. */
+function patchHolderMeta(holder: { meta?: Meta | undefined }, patch: unknown): boolean {
+  const meta = patchMeta(holder.meta, patch as Meta | null | undefined);
+  if (meta === holder.meta) return false;
+  holder.meta = meta;
+  return true;
+}
+
+/** Marks `node` for a rebuild at the next snapshot when `changed`; returns `changed`. */
+function invalidated(node: Node, changed: boolean): boolean {
+  if (changed) node.view = undefined;
+  return changed;
+}
+
+/** The scalar tool call fields a `tool_call_update` patches, with what `null` resets each to. */
+const TOOL_CALL_SCALAR_FIELDS: readonly (readonly [key: string, onNull: unknown])[] = [
+  ["name", undefined],
+  ["title", undefined],
+  ["kind", "other"],
+  ["status", "pending"],
+  ["rawInput", undefined],
+  ["rawOutput", undefined],
+  ["capabilities", undefined],
+];
+
+/** The scalar terminal fields a `terminal_update` patches; `null` removes each. */
+const TERMINAL_PATCHED_FIELDS = ["command", "cwd", "exitStatus", "size", "capabilities"] as const;
+
 // ---- internal entity nodes ------------------------------------------------------------------
 
 interface Node {
@@ -187,6 +240,16 @@ class UnknownNode implements Node {
   }
 }
 
+// Node factories for `SessionStore.#entity` (module-level, so a lookup allocates no closure).
+const NEW_MESSAGE_NODE: Readonly<Record<MessageKind, (id: string) => MessageNode>> = {
+  user: (id) => new MessageNode("user", id),
+  agent: (id) => new MessageNode("agent", id),
+  thought: (id) => new MessageNode("thought", id),
+};
+const newToolCallNode = (id: string): ToolCallNode => new ToolCallNode(id);
+const newTerminalNode = (id: string): TerminalNode => new TerminalNode(id);
+const newCompactionNode = (id: string): CompactionNode => new CompactionNode(id);
+
 // ---- the store ------------------------------------------------------------------------------
 
 export class SessionStore {
@@ -242,9 +305,7 @@ export class SessionStore {
    * Returns whether the state changed: re-applying a snapshot-like update is a no-op.
    */
   apply(update: SessionUpdate): boolean {
-    const changed = this.#apply(update);
-    if (changed) this.#changed();
-    return changed;
+    return this.#committed(this.#apply(update));
   }
 
   /** Applies updates in order, notifying subscribers once. */
@@ -281,18 +342,12 @@ export class SessionStore {
 
   /** Replaces the config option list (from a `session/new`, `session/resume` or `set_config_option` result). */
   setConfigOptions(options: readonly SessionConfigOption[]): boolean {
-    if (jsonEqual(this.#configOptions, options)) return false;
-    this.#configOptions = options.slice();
-    this.#changed();
-    return true;
+    return this.#committed(this.#replaceConfigOptions(options));
   }
 
   /** Replaces the available command list (from a `session/new` or `session/resume` result). */
   setAvailableCommands(commands: readonly AvailableCommand[]): boolean {
-    if (jsonEqual(this.#availableCommands, commands)) return false;
-    this.#availableCommands = commands.slice();
-    this.#changed();
-    return true;
+    return this.#committed(this.#replaceAvailableCommands(commands));
   }
 
   /**
@@ -391,18 +446,10 @@ export class SessionStore {
         return this.#appendTerminalOutput(update as Variant<"terminal_output_chunk">);
       case "plan_update":
         return this.#applyPlan(update as Variant<"plan_update">);
-      case "available_commands_update": {
-        const list = (update as Variant<"available_commands_update">).availableCommands;
-        if (jsonEqual(this.#availableCommands, list)) return false;
-        this.#availableCommands = list.slice();
-        return true;
-      }
-      case "config_option_update": {
-        const list = (update as Variant<"config_option_update">).configOptions;
-        if (jsonEqual(this.#configOptions, list)) return false;
-        this.#configOptions = list.slice();
-        return true;
-      }
+      case "available_commands_update":
+        return this.#replaceAvailableCommands((update as Variant<"available_commands_update">).availableCommands);
+      case "config_option_update":
+        return this.#replaceConfigOptions((update as Variant<"config_option_update">).configOptions);
       case "session_info_update":
         return this.#applySessionInfo(update as Variant<"session_info_update">);
       case "usage_update":
@@ -424,105 +471,85 @@ export class SessionStore {
     }
   }
 
+  // ---- lists --------------------------------------------------------------------------------
+
+  /** Replaces the config option list unless equal; returns whether it changed (no notification). */
+  #replaceConfigOptions(options: readonly SessionConfigOption[]): boolean {
+    if (jsonEqual(this.#configOptions, options)) return false;
+    this.#configOptions = options.slice();
+    return true;
+  }
+
+  /** Replaces the available command list unless equal; returns whether it changed (no notification). */
+  #replaceAvailableCommands(commands: readonly AvailableCommand[]): boolean {
+    if (jsonEqual(this.#availableCommands, commands)) return false;
+    this.#availableCommands = commands.slice();
+    return true;
+  }
+
   // ---- messages -----------------------------------------------------------------------------
 
-  #messageNode(kind: MessageKind, messageId: string): [MessageNode, boolean] {
-    const map = this.#messages[kind];
-    let node = map.get(messageId);
+  /**
+   * The node stored under `id` in `entities`; an unseen ID creates one with `create(id)`, appended
+   * to the timeline. The flag says whether it was created.
+   */
+  #entity<N extends Node>(entities: Map<string, N>, id: string, create: (id: string) => N): [N, boolean] {
+    let node = entities.get(id);
     if (node) return [node, false];
-    node = new MessageNode(kind, messageId);
-    map.set(messageId, node);
+    node = create(id);
+    entities.set(id, node);
     this.#timeline.push(node);
     return [node, true];
   }
 
+  #messageNode(kind: MessageKind, messageId: string): [MessageNode, boolean] {
+    return this.#entity(this.#messages[kind], messageId, NEW_MESSAGE_NODE[kind]);
+  }
+
   #upsertMessage(kind: MessageKind, update: MessagePatch): boolean {
     const [node, created] = this.#messageNode(kind, update.messageId);
-    let changed = created;
-    if (update.content !== undefined) {
-      const next = update.content ?? [];
-      if (!jsonEqual(node.content, next)) {
-        node.content = next.slice();
-        changed = true;
-      }
-    }
-    const meta = patchMeta(node.meta, update._meta);
-    if (meta !== node.meta) {
-      node.meta = meta;
-      changed = true;
-    }
-    if (changed) node.view = undefined;
-    return changed;
+    const contentChanged = patchList(node, "content", update.content);
+    const metaChanged = patchHolderMeta(node, update._meta);
+    return invalidated(node, created || contentChanged || metaChanged);
   }
 
   #appendMessageChunk(kind: MessageKind, update: { messageId: string; content: ContentBlock }): boolean {
     // A chunk's `_meta` is chunk-scoped: it never patches the message's stored metadata.
     const [node] = this.#messageNode(kind, update.messageId);
     node.content.push(update.content);
-    node.view = undefined;
-    return true;
+    return invalidated(node, true);
   }
 
   // ---- tool calls ---------------------------------------------------------------------------
 
   #toolCallNode(toolCallId: string): [ToolCallNode, boolean] {
-    let node = this.#toolCalls.get(toolCallId);
-    if (node) return [node, false];
-    node = new ToolCallNode(toolCallId);
-    this.#toolCalls.set(toolCallId, node);
-    this.#timeline.push(node);
-    return [node, true];
+    return this.#entity(this.#toolCalls, toolCallId, newToolCallNode);
   }
 
   #applyToolCallUpdate(update: ToolCallUpdate): boolean {
     const [node, created] = this.#toolCallNode(update.toolCallId);
-    const f = node.fields as unknown as Record<string, unknown>;
     const u = update as unknown as Record<string, unknown>;
     let changed = created;
     // Three-state fields: absent keeps, null resets to the protocol default, a value replaces.
-    const patch = (key: string, onNull: unknown, copy = false): void => {
-      const value = u[key];
-      if (value === undefined) return;
-      const next = value === null ? onNull : copy ? (value as unknown[]).slice() : value;
-      if (jsonEqual(f[key], next)) return;
-      if (next === undefined) delete f[key];
-      else f[key] = next;
-      changed = true;
-    };
-    patch("name", undefined);
-    patch("title", undefined);
-    patch("kind", "other");
-    patch("status", "pending");
-    patch("content", [], true);
-    patch("locations", [], true);
-    patch("rawInput", undefined);
-    patch("rawOutput", undefined);
-    patch("capabilities", undefined);
-    const meta = patchMeta(node.fields.meta, update._meta as Meta | null | undefined);
-    if (meta !== node.fields.meta) {
-      node.fields.meta = meta;
-      changed = true;
+    for (const [key, onNull] of TOOL_CALL_SCALAR_FIELDS) {
+      if (patchField(node.fields, key, u[key], onNull)) changed = true;
     }
-    if (changed) node.view = undefined;
-    return changed;
+    if (patchList(node.fields, "content", update.content)) changed = true;
+    if (patchList(node.fields, "locations", update.locations)) changed = true;
+    if (patchHolderMeta(node.fields, update._meta)) changed = true;
+    return invalidated(node, changed);
   }
 
   #appendToolCallContent(update: { toolCallId: string; content: ToolCallContent }): boolean {
     const [node] = this.#toolCallNode(update.toolCallId);
     node.fields.content.push(update.content);
-    node.view = undefined;
-    return true;
+    return invalidated(node, true);
   }
 
   // ---- terminals ----------------------------------------------------------------------------
 
   #terminalNode(terminalId: string): [TerminalNode, boolean] {
-    let node = this.#terminals.get(terminalId);
-    if (node) return [node, false];
-    node = new TerminalNode(terminalId);
-    this.#terminals.set(terminalId, node);
-    this.#timeline.push(node);
-    return [node, true];
+    return this.#entity(this.#terminals, terminalId, newTerminalNode);
   }
 
   #decode(data: string, what: string, terminalId: string): Uint8Array | undefined {
@@ -536,17 +563,10 @@ export class SessionStore {
 
   #applyTerminalUpdate(update: Variant<"terminal_update">): boolean {
     const [node, created] = this.#terminalNode(update.terminalId);
-    const f = node.fields as Record<string, unknown>;
     const u = update as unknown as Record<string, unknown>;
     let changed = created;
-    for (const key of ["command", "cwd", "exitStatus", "size", "capabilities"]) {
-      const value = u[key];
-      if (value === undefined) continue;
-      const next = value === null ? undefined : value;
-      if (jsonEqual(f[key], next)) continue;
-      if (next === undefined) delete f[key];
-      else f[key] = next;
-      changed = true;
+    for (const key of TERMINAL_PATCHED_FIELDS) {
+      if (patchField(node.fields, key, u[key], undefined)) changed = true;
     }
     const output = update.output as { data: string } | null | undefined;
     if (output !== undefined) {
@@ -558,13 +578,8 @@ export class SessionStore {
         changed = true;
       }
     }
-    const meta = patchMeta(node.fields.meta, update._meta as Meta | null | undefined);
-    if (meta !== node.fields.meta) {
-      node.fields.meta = meta;
-      changed = true;
-    }
-    if (changed) node.view = undefined;
-    return changed;
+    if (patchHolderMeta(node.fields, update._meta)) changed = true;
+    return invalidated(node, changed);
   }
 
   #appendTerminalOutput(update: Variant<"terminal_output_chunk">): boolean {
@@ -573,8 +588,7 @@ export class SessionStore {
     const bytes = this.#decode(update.data, "output chunk", update.terminalId);
     if (bytes === undefined || bytes.length === 0) return created;
     node.output.append(bytes);
-    node.view = undefined;
-    return true;
+    return invalidated(node, true);
   }
 
   // ---- plans, info, usage, state, notices, compactions --------------------------------------
@@ -654,12 +668,7 @@ export class SessionStore {
   }
 
   #compactionNode(compactionId: string): [CompactionNode, boolean] {
-    let node = this.#compactions.get(compactionId);
-    if (node) return [node, false];
-    node = new CompactionNode(compactionId);
-    this.#compactions.set(compactionId, node);
-    this.#timeline.push(node);
-    return [node, true];
+    return this.#entity(this.#compactions, compactionId, newCompactionNode);
   }
 
   #applyCompaction(update: Variant<"compaction_update">): boolean {
@@ -670,13 +679,7 @@ export class SessionStore {
       node.status = update.status;
       changed = true;
     }
-    if (update.summary !== undefined) {
-      const next = update.summary ?? [];
-      if (!jsonEqual(node.summary, next)) {
-        node.summary = next.slice();
-        changed = true;
-      }
-    }
+    if (patchList(node, "summary", update.summary)) changed = true;
     if (update.error !== undefined) {
       const next = update.error ?? undefined;
       if (node.error !== next) {
@@ -684,24 +687,24 @@ export class SessionStore {
         changed = true;
       }
     }
-    const meta = patchMeta(node.meta, update._meta as Meta | null | undefined);
-    if (meta !== node.meta) {
-      node.meta = meta;
-      changed = true;
-    }
-    if (changed) node.view = undefined;
-    return changed;
+    if (patchHolderMeta(node, update._meta)) changed = true;
+    return invalidated(node, changed);
   }
 
   #appendCompactionSummary(update: Variant<"compaction_summary_chunk">): boolean {
     // An unseen ID creates an in-progress compaction.
     const [node] = this.#compactionNode(update.compactionId);
     node.summary.push(update.content);
-    node.view = undefined;
-    return true;
+    return invalidated(node, true);
   }
 
   // ---- snapshots and notification -----------------------------------------------------------
+
+  /** Records a change (version, snapshot, notification) when `changed`; returns `changed`. */
+  #committed(changed: boolean): boolean {
+    if (changed) this.#changed();
+    return changed;
+  }
 
   #changed(): void {
     this.#version++;

@@ -13,6 +13,8 @@ import type { Transport } from "../jsonrpc/transport.js";
 import { METHODS } from "../generated/methods.js";
 import { inboundDecoder, outboundValidator, type Check } from "./codecs.js";
 import { defaultValidateOutgoing } from "./outgoing-validation.js";
+import { resultParser, type ResultParser } from "./result-parser.js";
+import { TypedRequestContext } from "./request-context.js";
 import {
   isExtensionMethod,
   type AcpSide,
@@ -95,6 +97,10 @@ export class AcpConnection<S extends AcpSide> {
   readonly connection: Connection;
   readonly #validateOutgoing: boolean;
   readonly #logger: Logger;
+  /** Result parsers of the requests this side sent so far (each method checked as sendable once). */
+  readonly #resultParsers = new Map<string, ResultParser>();
+  /** Notifications this side sent so far (each checked as sendable once). */
+  readonly #knownNotifications = new Set<string>();
 
   constructor(side: S, transport: Transport, options: AcpConnectionOptions = {}) {
     this.side = side;
@@ -146,23 +152,20 @@ export class AcpConnection<S extends AcpSide> {
     params: Params<SentRequests<S>, M>,
     options?: RequestOptions,
   ): Promise<Result<SentRequests<S>, M>> {
-    let decode: Check;
+    // Known methods are checked and their result parser built on first use only (hot path).
+    let parse = this.#resultParsers.get(method);
     try {
-      this.#assertKnown(method, "request", this.side === "agent" ? "client" : "agent");
+      if (parse === undefined) this.#assertKnown(method, "request", this.side === "agent" ? "client" : "agent");
       if (this.#validateOutgoing) this.#validateOrThrow(method, "params", params);
-      decode = inboundDecoder(method, "result");
+      if (parse === undefined) {
+        parse = resultParser(method);
+        this.#resultParsers.set(method, parse);
+      }
     } catch (error) {
       return Promise.reject(error);
     }
-    // Plain `then` rather than `async`: one promise hop less on the hot path.
-    const decoded = this.connection.request(method, params, options).then((raw) => {
-      const outcome = decode(raw);
-      if (outcome.ok) return outcome.value as Result<SentRequests<S>, M>;
-      const { path, message } = outcome.error;
-      throw new ConnectionError(ConnectionErrorKinds.ProtocolViolation, `Invalid result for ${method} at ${path === "" ? "/" : path}: ${message}`, {
-        details: { method, path, reason: message },
-      });
-    });
+    // Decoded inside the settlement of the JSON-RPC request: no extra promise hop per call.
+    const decoded = this.connection.requestParsed(method, params, parse, options) as Promise<Result<SentRequests<S>, M>>;
     if (this.side === "client" && method === INITIALIZE) {
       return decoded.then(async (result) => {
         await this.#checkAgentVersion(params, result);
@@ -175,7 +178,10 @@ export class AcpConnection<S extends AcpSide> {
   /** Sends a notification the peer handles. Params are validated first (when on). */
   notify<M extends keyof SentNotifications<S> & string>(method: M, params: Params<SentNotifications<S>, M>): Promise<void> {
     try {
-      this.#assertKnown(method, "notification", this.side === "agent" ? "client" : "agent");
+      if (!this.#knownNotifications.has(method)) {
+        this.#assertKnown(method, "notification", this.side === "agent" ? "client" : "agent");
+        this.#knownNotifications.add(method);
+      }
       if (this.#validateOutgoing) this.#validateOrThrow(method, "params", params);
     } catch (error) {
       return Promise.reject(error);
@@ -275,7 +281,7 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   #requestContext(context: RequestContext): AcpRequestContext<S> {
-    return { id: context.id, method: context.method, signal: context.signal, connection: this };
+    return new TypedRequestContext(context, this);
   }
 
   #invalidParams(method: string, error: { path: string; message: string }): RequestError {

@@ -7,8 +7,32 @@ export interface PendingRequest {
   readonly method: string;
   resolve(result: unknown): void;
   reject(error: unknown): void;
-  /** Detaches the abort listener of the caller's signal. */
-  cleanup(): void;
+  /** The caller's signal and our listener on it (both absent without a signal), detached on removal. */
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
+  /** Turns the raw result into the resolved value; what it throws rejects the request. */
+  readonly parse: ((result: unknown) => unknown) | undefined;
+}
+
+/** Settles `request` with the peer's raw result, parsed first when it has a parser. */
+export function resolveWithResult(request: PendingRequest, result: unknown): void {
+  if (request.parse === undefined) {
+    request.resolve(result);
+    return;
+  }
+  let value: unknown;
+  try {
+    value = request.parse(result);
+  } catch (error) {
+    request.reject(error);
+    return;
+  }
+  request.resolve(value);
+}
+
+/** Plain data rather than a cleanup closure: a request without a signal allocates nothing for it. */
+function detach(request: PendingRequest): void {
+  if (request.onAbort !== undefined) request.signal?.removeEventListener("abort", request.onAbort);
 }
 
 /** How many aborted ids to remember so their late responses are dropped quietly. */
@@ -38,7 +62,7 @@ export class PendingRequests {
     const request = this.#pending.get(id);
     if (request !== undefined) {
       this.#pending.delete(id);
-      request.cleanup();
+      detach(request);
     }
     return request;
   }
@@ -66,7 +90,7 @@ export class PendingRequests {
     const all = [...this.#pending.values()];
     this.#pending.clear();
     this.#aborted.clear();
-    for (const request of all) request.cleanup();
+    for (const request of all) detach(request);
     return all;
   }
 }

@@ -2,9 +2,13 @@
 // format is checked, including the uintN ones ajv-formats does not know. 64-bit formats are
 // checked as ranges (ajv-formats' int64 accepts any integer); 2^63 - 1 and 2^64 - 1 are not
 // doubles, and JSON.parse rounds them up to 2^63 and 2^64, so those bounds are inclusive.
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import formatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object.
+type AddFormats = (ajv: Ajv2020) => unknown;
+const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
 import { acpSchema } from "./schema.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: false, inlineRefs: false });
@@ -39,5 +43,5 @@ export function ajvAccepts(def: string, value: unknown): boolean {
 
 export function ajvErrors(def: string, value: unknown): string {
   ajvAccepts(def, value);
-  return ajv.errorsText(cache.get(def)?.errors);
+  return ajv.errorsText(cache.get(def)?.errors ?? null);
 }
