@@ -17,6 +17,9 @@
 //                  session/prompt handler hand-writing running, user_message, the chunks and idle.
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { createClientSideConnection, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
+import { jsonOutput as json } from "./shared/args.js";
+import { bestOfInterleavedRounds } from "./shared/rounds.js";
+import { verdict } from "./shared/stats.js";
 
 // The bench package does not depend on @acp-kit/agent (yet): load it from source by path, typed by
 // the little this benchmark uses.
@@ -35,7 +38,6 @@ const TURNS = 2_000;
 const CHUNKS = 20;
 const ROUNDS = 3;
 const TARGET_RATIO = 3;
-const json = process.argv.includes("--json");
 
 const info = { name: "bench", version: "1.0.0" };
 const initializeParams = { protocolVersion: 2, info, capabilities: {} };
@@ -148,11 +150,9 @@ async function turnsPerSecond(name: Name, turns: number): Promise<number> {
 }
 
 const names = Object.keys(stacks) as Name[];
-const best: Record<Name, number> = { ours: 0, oursValidated: 0, sdk: 0 };
-for (const name of names) await turnsPerSecond(name, TURNS / 10);
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of names) best[name] = Math.max(best[name], await turnsPerSecond(name, TURNS));
-}
+const best = await bestOfInterleavedRounds(names, ROUNDS, (name, warmup) =>
+  turnsPerSecond(name, warmup ? TURNS / 10 : TURNS),
+);
 const updatesPerTurn = CHUNKS + 3;
 const ratio = best.ours / best.sdk;
 const validatedRatio = best.oursValidated / best.sdk;
@@ -180,6 +180,6 @@ else {
       `acp-kit            ${fmt(best.ours)} turns/s  ${fmt(best.ours * updatesPerTurn)} updates/s\n` +
       `acp-kit validated  ${fmt(best.oursValidated)} turns/s  ${fmt(best.oursValidated * updatesPerTurn)} updates/s\n` +
       `SDK (hand-written) ${fmt(best.sdk)} turns/s  ${fmt(best.sdk * updatesPerTurn)} updates/s\n` +
-      `acp-kit/SDK ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "NOT met"}); validated/SDK ${validatedRatio.toFixed(2)}x\n`,
+      `acp-kit/SDK ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x: ${verdict(ratio >= TARGET_RATIO)}); validated/SDK ${validatedRatio.toFixed(2)}x\n`,
   );
 }

@@ -19,6 +19,9 @@
 
 import { createAgentSideConnection, createInMemoryTransportPair } from "@acp-kit/protocol";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+import { jsonOutput as json, numberOption } from "./shared/args.js";
+import { bestOfInterleavedRounds } from "./shared/rounds.js";
+import { verdict } from "./shared/stats.js";
 
 // The bench package does not depend on @acp-kit/client: load it from source by path, typed by the
 // little this benchmark uses.
@@ -42,14 +45,9 @@ const { connectToAgent } = (await import(clientEntry)) as {
 };
 
 const TURNS = 10;
-const argValue = (flag: string): number | undefined => {
-  const i = process.argv.indexOf(flag);
-  return i >= 0 ? Number(process.argv[i + 1]) : undefined;
-};
-const UPDATES = argValue("--updates") ?? 2_000;
+const UPDATES = numberOption("--updates", 2_000);
 const ROUNDS = 3;
 const TARGET_RATIO = 1.5;
-const json = process.argv.includes("--json");
 const info = { name: "bench", version: "1.0.0" };
 const chunkText = "Hello from the benchmark, a chunk of a streamed answer.";
 const terminalBytes = btoa("PASS src/some/test/file.test.ts (12 ms)\n");
@@ -188,11 +186,7 @@ async function updatesPerSecond(name: Name): Promise<number> {
 }
 
 const names = Object.keys(stacks) as Name[];
-const best: Record<Name, number> = { ours: 0, oursRender: 0, sdk: 0 };
-for (const name of names) await updatesPerSecond(name); // warm-up
-for (let round = 0; round < ROUNDS; round++) {
-  for (const name of names) best[name] = Math.max(best[name], await updatesPerSecond(name));
-}
+const best = await bestOfInterleavedRounds(names, ROUNDS, (name) => updatesPerSecond(name));
 const ratio = best.ours / best.sdk;
 const renderRatio = best.oursRender / best.sdk;
 const result = {
@@ -218,6 +212,6 @@ else {
       `acp-kit (full store)           ${fmt(best.ours)} updates/s\n` +
       `acp-kit (+ snapshot per 50)    ${fmt(best.oursRender)} updates/s\n` +
       `SDK (readTextUntilIdle, text)  ${fmt(best.sdk)} updates/s\n` +
-      `acp-kit/SDK ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "NOT met"}); with snapshots ${renderRatio.toFixed(2)}x\n`,
+      `acp-kit/SDK ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x: ${verdict(ratio >= TARGET_RATIO)}); with snapshots ${renderRatio.toFixed(2)}x\n`,
   );
 }

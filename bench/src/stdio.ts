@@ -9,16 +9,12 @@
 // plus our transport with other write coalescing settings (ours-microtask, ours-none).
 // Each measurement runs in its own client process (./stdio/client.ts) so peak RSS figures
 // are not shared; the median of the rounds is reported. Workspace packages load from source.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { jsonOutput as json, numberOption as option } from "./shared/args.js";
+import { runJsonChild } from "./shared/child-json.js";
+import { median, mib, round2, verdict } from "./shared/stats.js";
 import type { Measurement, Scenario } from "./stdio/client.js";
 
-const argv = process.argv.slice(2);
-const json = argv.includes("--json");
-const option = (name: string, fallback: number): number => {
-  const at = argv.indexOf(name);
-  return at === -1 ? fallback : Number(argv[at + 1]);
-};
 const count = option("--count", 50_000);
 const rounds = option("--rounds", 3);
 const warmup = Math.min(5_000, count);
@@ -30,26 +26,11 @@ const VARIANTS: Scenario[] = ["ours-microtask", "ours-none"];
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
 function measure(scenario: Scenario): Promise<Measurement> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", here("./stdio/client.ts"), scenario, String(count), String(warmup)], {
-      env: { ...process.env, TSX_TSCONFIG_PATH: here("./stdio/tsconfig.json") },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (text: string) => (out += text));
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      if (code !== 0) return reject(new Error(`${scenario}: client exited with code ${code}: ${out}`));
-      resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as Measurement);
-    });
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return runJsonChild<Measurement>(
+    ["--import", "tsx", here("./stdio/client.ts"), scenario, String(count), String(warmup)],
+    { ...process.env, TSX_TSCONFIG_PATH: here("./stdio/tsconfig.json") },
+    scenario,
+  );
 }
 
 const samples = new Map<Scenario, Measurement[]>();
@@ -68,19 +49,18 @@ interface Figure {
   parentPeakRssMiB: number;
   childPeakRssMiB: number;
 }
-const MiB = 1024 * 1024;
 const figures = Object.fromEntries(
   [...samples].map(([scenario, list]) => [
     scenario,
     {
       messagesPerSecond: Math.round(median(list.map((m) => m.messagesPerSecond))),
-      parentPeakRssMiB: Math.round((median(list.map((m) => m.parentPeakRssBytes)) / MiB) * 10) / 10,
-      childPeakRssMiB: Math.round((median(list.map((m) => m.childPeakRssBytes)) / MiB) * 10) / 10,
+      parentPeakRssMiB: mib(median(list.map((m) => m.parentPeakRssBytes))),
+      childPeakRssMiB: mib(median(list.map((m) => m.childPeakRssBytes))),
     } satisfies Figure,
   ]),
 ) as Record<Scenario, Figure>;
 
-const ratio = (a: Scenario, b: Scenario): number => Math.round((figures[a].messagesPerSecond / figures[b].messagesPerSecond) * 100) / 100;
+const ratio = (a: Scenario, b: Scenario): number => round2(figures[a].messagesPerSecond / figures[b].messagesPerSecond);
 const ratios = {
   oursVsSdk: ratio("ours", "sdk"),
   oursVsRaw: ratio("ours", "raw"),
@@ -105,8 +85,8 @@ if (json) {
   console.log(`stdio: ${count} agent_message_chunk updates, agent -> client over pipes, median of ${rounds} rounds\n`);
   console.log(rows.join("\n"));
   console.log("");
-  console.log(`ours / sdk          ${ratios.oursVsSdk}x   (target >= ${targets.oursVsSdk}x: ${met.oursVsSdk ? "met" : "NOT met"})`);
-  console.log(`ours / raw          ${ratios.oursVsRaw}x   (target >= ${targets.oursVsRaw}x: ${met.oursVsRaw ? "met" : "NOT met"})`);
-  console.log(`ours / raw-batched  ${ratios.oursVsRawBatched}x   (target >= ${targets.oursVsRawBatched}x: ${met.oursVsRawBatched ? "met" : "NOT met"})`);
+  console.log(`ours / sdk          ${ratios.oursVsSdk}x   (target >= ${targets.oursVsSdk}x: ${verdict(met.oursVsSdk)})`);
+  console.log(`ours / raw          ${ratios.oursVsRaw}x   (target >= ${targets.oursVsRaw}x: ${verdict(met.oursVsRaw)})`);
+  console.log(`ours / raw-batched  ${ratios.oursVsRawBatched}x   (target >= ${targets.oursVsRawBatched}x: ${verdict(met.oursVsRawBatched)})`);
   console.log(`write coalescing: macrotask / none ${ratios.macrotaskVsNoCoalescing}x, macrotask / microtask ${ratios.macrotaskVsMicrotask}x`);
 }

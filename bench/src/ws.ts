@@ -11,14 +11,11 @@
 // so the server's peak RSS is its own. Rounds are interleaved; the median is reported.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { jsonOutput as json, numberOption as option } from "./shared/args.js";
+import { runJsonChild } from "./shared/child-json.js";
+import { median, mib, round2, verdict } from "./shared/stats.js";
 import type { Measurement, Stack } from "./ws/client.js";
 
-const argv = process.argv.slice(2);
-const json = argv.includes("--json");
-const option = (name: string, fallback: number): number => {
-  const at = argv.indexOf(name);
-  return at === -1 ? fallback : Number(argv[at + 1]);
-};
 const count = option("--count", 50_000);
 const fanoutConnections = option("--connections", 200);
 const perConnection = option("--per-connection", 1_000);
@@ -56,24 +53,11 @@ async function measure(stack: Stack, scenario: ScenarioName): Promise<Sample> {
   });
   const { connections, count: n, warmup } = SCENARIOS[scenario];
   try {
-    const measurement = await new Promise<Measurement>((resolve, reject) => {
-      const client = spawn(
-        process.execPath,
-        ["--import", "tsx", here("./ws/client.ts"), stack, url, String(n), String(connections), String(warmup)],
-        {
-          env: childEnv,
-          stdio: ["ignore", "pipe", "inherit"],
-        },
-      );
-      let out = "";
-      client.stdout.setEncoding("utf8");
-      client.stdout.on("data", (text: string) => (out += text));
-      client.once("error", reject);
-      client.once("exit", (code) => {
-        if (code !== 0) return reject(new Error(`${stack}/${scenario}: client exited with code ${code}: ${out}`));
-        resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as Measurement);
-      });
-    });
+    const measurement = await runJsonChild<Measurement>(
+      ["--import", "tsx", here("./ws/client.ts"), stack, url, String(n), String(connections), String(warmup)],
+      childEnv,
+      `${stack}/${scenario}`,
+    );
     const serverExited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
     server.stdin.end();
     await serverExited;
@@ -83,14 +67,6 @@ async function measure(stack: Stack, scenario: ScenarioName): Promise<Sample> {
     server.kill();
     throw error;
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 const samples = new Map<string, Sample[]>();
@@ -104,8 +80,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const MiB = 1024 * 1024;
-const mib = (bytes: number): number => Math.round((bytes / MiB) * 10) / 10;
 interface Figure {
   messagesPerSecond: number;
   serverPeakRssMiB: number;
@@ -123,7 +97,6 @@ const figures = {
   single: { ours: figure("single/ours"), sdk: figure("single/sdk") },
   fanout: { ours: figure("fanout/ours"), sdk: figure("fanout/sdk") },
 };
-const round2 = (value: number): number => Math.round(value * 100) / 100;
 const ratios = {
   singleOursVsSdk: round2(figures.single.ours.messagesPerSecond / figures.single.sdk.messagesPerSecond),
   fanoutOursVsSdk: round2(figures.fanout.ours.messagesPerSecond / figures.fanout.sdk.messagesPerSecond),
@@ -148,7 +121,7 @@ if (json) {
   console.log(row("  ours", figures.fanout.ours));
   console.log("");
   console.log(
-    `single ours / sdk   ${ratios.singleOursVsSdk}x   (target >= ${targets.singleOursVsSdk}x: ${met.singleOursVsSdk ? "met" : "NOT met"})`,
+    `single ours / sdk   ${ratios.singleOursVsSdk}x   (target >= ${targets.singleOursVsSdk}x: ${verdict(met.singleOursVsSdk)})`,
   );
   console.log(`fanout ours / sdk   ${ratios.fanoutOursVsSdk}x`);
   console.log(`fanout server RSS sdk / ours   ${ratios.fanoutServerRssSdkVsOurs}x`);

@@ -3,9 +3,9 @@
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent, type WriteCoalescing } from "@acp-kit/transport-stdio";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+import { oursStreamClient, type Runner, sdkStreamClient } from "../shared/stream-clients.js";
 import { STREAM_METHOD } from "./shared.js";
 
 export type Scenario = "ours" | "ours-microtask" | "ours-none" | "sdk" | "raw" | "raw-batched";
@@ -33,28 +33,18 @@ function watchStderr(line: string): void {
   else if (line.trim() !== "") process.stderr.write(`[agent] ${line}\n`);
 }
 
-/** Each runner streams `n` updates and resolves once all of them and the response arrived. */
-type Runner = { stream(n: number): Promise<void>; close(): Promise<void> };
-
 async function oursRunner(coalescing: WriteCoalescing): Promise<Runner> {
   const agent = spawnAgent(process.execPath, agentArgs("./agent-ours.ts"), {
     env: agentEnv({ ACP_BENCH_COALESCING: coalescing }),
     stderr: watchStderr,
     writeCoalescing: coalescing,
   });
-  const connection = new Connection(agent.transport);
-  let received = 0;
-  connection.onNotification("session/update", () => {
-    received++;
+  const { connection, stream } = await oursStreamClient(agent.transport, {
+    protocolVersion: 2,
+    info: { name: "bench-client", version: "0.0.0" },
   });
-  connection.listen();
-  await connection.request("initialize", { protocolVersion: 2, info: { name: "bench-client", version: "0.0.0" } });
   return {
-    async stream(n) {
-      received = 0;
-      await connection.request(STREAM_METHOD, { count: n });
-      if (received !== n) throw new Error(`ours: received ${received} of ${n} updates`);
-    },
+    stream,
     async close() {
       await connection.close();
       await agent.exited;
@@ -65,26 +55,16 @@ async function oursRunner(coalescing: WriteCoalescing): Promise<Runner> {
 async function sdkRunner(): Promise<Runner> {
   const child = spawn(process.execPath, agentArgs("./agent-sdk.ts"), { env: agentEnv(), stdio: ["pipe", "pipe", "pipe"] });
   pipeStderrLines(child.stderr);
-  const stream = acp.ndJsonStream(
+  const ndJson = acp.ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
     Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>,
   );
-  let received = 0;
-  const connection = acp
-    .client()
-    .onNotification("session/update", () => {
-      received++;
-    })
-    .connect(stream);
-  const context = connection.agent;
-  await context.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, info: { name: "bench-client", version: "0.0.0" } });
+  const { connection, stream } = await sdkStreamClient(ndJson, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    info: { name: "bench-client", version: "0.0.0" },
+  });
   return {
-    async stream(n) {
-      received = 0;
-      await context.request<{ sent: number }>(STREAM_METHOD, { count: n });
-      // The SDK may hand notifications to handlers after the response: wait for the last ones.
-      while (received < n) await new Promise((resolve) => setImmediate(resolve));
-    },
+    stream,
     async close() {
       connection.close();
       child.stdin.end();

@@ -1,12 +1,11 @@
 // One measurement: open `connections` WebSockets to a benchmark server, initialize each, warm
 // up, then have every connection stream `count` session updates at once; print one JSON line.
 // Run by ../ws.ts, once per stack, scenario and round.
-import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { WebSocket } from "ws";
-import { STREAM_METHOD } from "./shared.js";
+import { oursStreamClient, type Runner, sdkStreamClient } from "../shared/stream-clients.js";
 
 export type Stack = "ours" | "sdk";
 
@@ -30,52 +29,23 @@ const count = Number(countArg);
 const connections = Number(connectionsArg);
 const warmup = Number(warmupArg);
 
-/** Each runner streams `n` updates on one connection and resolves once all arrived. */
-type Runner = { stream(n: number): Promise<void>; close(): Promise<void> };
-
 async function oursRunner(): Promise<Runner> {
-  const connection = new Connection(await connectWebSocket(url));
-  let received = 0;
-  connection.onNotification("session/update", () => {
-    received++;
-  });
-  connection.listen();
-  await connection.request("initialize", {
+  const { connection, stream } = await oursStreamClient(await connectWebSocket(url), {
     protocolVersion: 2,
     info: { name: "bench-client", version: "0.0.0" },
     capabilities: {},
   });
-  return {
-    async stream(n) {
-      received = 0;
-      await connection.request(STREAM_METHOD, { count: n });
-      if (received !== n) throw new Error(`ours: received ${received} of ${n} updates`);
-    },
-    close: () => connection.close(),
-  };
+  return { stream, close: () => connection.close() };
 }
 
 async function sdkRunner(): Promise<Runner> {
-  let received = 0;
-  const connection = acp
-    .client()
-    .onNotification("session/update", () => {
-      received++;
-    })
-    .connect(createWebSocketStream(url, { WebSocket: WebSocket as never }));
-  const context = connection.agent;
-  await context.request("initialize", {
+  const { connection, stream } = await sdkStreamClient(createWebSocketStream(url, { WebSocket: WebSocket as never }), {
     protocolVersion: acp.PROTOCOL_VERSION,
     info: { name: "bench-client", version: "0.0.0" },
     capabilities: {},
   });
   return {
-    async stream(n) {
-      received = 0;
-      await context.request<{ sent: number }>(STREAM_METHOD, { count: n });
-      // The SDK may hand notifications to handlers after the response: wait for the last ones.
-      while (received < n) await new Promise((resolve) => setImmediate(resolve));
-    },
+    stream,
     async close() {
       connection.close();
       await connection.closed;

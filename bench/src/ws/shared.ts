@@ -1,29 +1,6 @@
-// What both WebSocket benchmark servers send, so every stack carries the same bytes.
-
-export const STREAM_METHOD = "_bench/stream";
-
-/** ~100 bytes of text per chunk, like a model streaming a reply. */
-const TEXT = "The quick brown fox jumps over the lazy dog while the agent streams its answer, token by token. ";
-
-export function chunkUpdate(i: number): {
-  sessionId: string;
-  update: { sessionUpdate: "agent_message_chunk"; messageId: string; content: { type: "text"; text: string } };
-} {
-  return {
-    sessionId: "sess-bench-1",
-    update: {
-      sessionUpdate: "agent_message_chunk",
-      messageId: "msg-1",
-      content: { type: "text", text: `${i} ${TEXT}` },
-    },
-  };
-}
-
-export const initializeResult = {
-  protocolVersion: 2,
-  info: { name: "bench-agent", version: "0.0.0" },
-  capabilities: {},
-};
+// What both WebSocket benchmark servers send (the workload shared with the stdio benchmark), and
+// how a server child talks to ../ws.ts.
+export { chunkUpdate, initializeResult, STREAM_METHOD } from "../shared/stream-workload.js";
 
 /**
  * Server child protocol: print `BENCH_URL <url>` once listening; when stdin ends, print

@@ -1,8 +1,9 @@
 import type { Readable, Writable } from "node:stream";
 import { ConnectionError, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
-import { readLines, type LineReader } from "./line-reader.js";
+import { readLines } from "./line-reader.js";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { NdjsonWriter, type NdjsonWriterOptions, type WriteCoalescing } from "./ndjson-writer.js";
+import { NdjsonTransportCore } from "./transport-core.js";
 
 export interface NdjsonTransportOptions {
   /** Maximum bytes of one inbound line (default 32 MiB). Past it the transport closes with a `payload_too_large` error. */
@@ -40,10 +41,6 @@ export interface NdjsonTransport extends Transport {
 export function ndjsonTransport(input: Readable, output: Writable, options: NdjsonTransportOptions = {}): NdjsonTransport {
   const logger = options.logger;
   const endOutput = options.endOutput ?? true;
-  let sink: TransportSink | undefined;
-  let reader: LineReader | undefined;
-  let finished = false;
-  let finalError: Error | undefined;
   let closing: Promise<void> | undefined;
 
   const writer = new NdjsonWriter(output, {
@@ -52,60 +49,40 @@ export function ndjsonTransport(input: Readable, output: Writable, options: Ndjs
     rawWrite: options.rawWrite,
     onError: (error) => finish(error),
   });
+  const core = new NdjsonTransportCore(writer);
 
   function finish(error?: Error): void {
-    if (finished) return;
-    finished = true;
-    finalError = error;
-    reader?.stop();
-    writer.dispose(error instanceof ConnectionError ? error : ConnectionError.closed("Transport closed"));
+    if (!core.end(error)) return;
     if (error) logger?.debug?.("stdio transport: closed with error", error);
     if (endOutput && !output.destroyed && !output.writableEnded) output.end();
-    sink?.closed(error);
+    core.sink?.closed(error);
     options.onEnd?.(error);
   }
 
-  return {
+  return core.transport({
     start(newSink: TransportSink): void {
-      if (sink) throw new Error("Transport already started");
-      sink = newSink;
-      if (finished) {
-        // Closed before it was started: still report the end exactly once.
-        const error = finalError;
-        queueMicrotask(() => newSink.closed(error));
-        return;
-      }
-      reader = readLines(
+      if (!core.attach(newSink)) return;
+      core.reader = readLines(
         input,
         { line: (text) => newSink.message(text), end: (error) => finish(error) },
         { maxLineBytes: options.maxLineBytes, logger },
       );
     },
     send(payload: string): void | Promise<void> {
-      if (finished) throw finalError instanceof ConnectionError ? finalError : ConnectionError.closed("Cannot send: the transport is closed");
+      if (core.finished) {
+        throw core.finalError instanceof ConnectionError ? core.finalError : ConnectionError.closed("Cannot send: the transport is closed");
+      }
       return writer.write(payload);
     },
     close(): Promise<void> {
       closing ??= (async () => {
-        if (finished) return;
+        if (core.finished) return;
         // Stop reading first so nothing is delivered after close() was called.
-        reader?.stop();
+        core.reader?.stop();
         await writer.end(endOutput);
         finish();
       })();
       return closing;
     },
-    flush(): void {
-      writer.flush();
-    },
-    get bufferedBytes() {
-      return writer.bufferedBytes;
-    },
-    get inboundBufferedBytes() {
-      return reader?.bufferedBytes ?? 0;
-    },
-    get isClosed() {
-      return finished;
-    },
-  };
+  });
 }

@@ -7,10 +7,11 @@ import {
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
 import { trackChild, untrackChild } from "./child-registry.js";
-import { readLines, type LineReader } from "./line-reader.js";
+import { readLines } from "./line-reader.js";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { NdjsonTransport } from "./ndjson-transport.js";
 import { NdjsonWriter, type WriteCoalescing } from "./ndjson-writer.js";
+import { NdjsonTransportCore } from "./transport-core.js";
 import { resolveCommand } from "./resolve-command.js";
 import { StderrTail } from "./stderr-tail.js";
 
@@ -141,16 +142,12 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   });
 
   // --- the transport -----------------------------------------------------------------------
-  let sink: TransportSink | undefined;
-  let reader: LineReader | undefined;
   let readerEnded = false;
   let readerError: ConnectionError | undefined;
   let onReaderEnded: (() => void) | undefined;
   let writeError: ConnectionError | undefined;
   let closeRequested = false;
   let tearingDown: Promise<void> | undefined;
-  let finished = false;
-  let finalError: Error | undefined;
   /** Opens on start() or close(): an agent that ended before start() keeps its last lines for the sink. */
   let openStartGate!: () => void;
   const startGate = new Promise<void>((resolve) => {
@@ -166,6 +163,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       teardown("write failed");
     },
   });
+  const core = new NdjsonTransportCore(writer);
 
   // Until start(), hold what the agent writes (bounded by the stream's buffer and the pipe):
   // a listener keeps Node from discarding unread output when the process exits.
@@ -173,10 +171,10 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   child.stdout.on("readable", holdUntilStarted);
 
   function startReading(): void {
-    if (!sink || reader) return;
-    const target = sink;
+    if (!core.sink || core.reader) return;
+    const target = core.sink;
     child.stdout.off("readable", holdUntilStarted);
-    reader = readLines(
+    core.reader = readLines(
       child.stdout,
       {
         line: (text) => target.message(text),
@@ -194,7 +192,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   }
 
   function waitForStdoutEnd(limitMs: number): Promise<void> {
-    if (readerEnded || !reader) return Promise.resolve();
+    if (readerEnded || !core.reader) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, limitMs);
       onReaderEnded = () => {
@@ -209,8 +207,8 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       logger?.debug?.(`stdio transport: shutting the agent down (${why})`);
       if (closeRequested) {
         // close(): deliver nothing more, but keep the pipe flowing so the agent can exit.
-        if (reader && !readerEnded) {
-          reader.stop();
+        if (core.reader && !readerEnded) {
+          core.reader.stop();
           readerEnded = true;
         }
         child.stdout.off("readable", holdUntilStarted);
@@ -281,29 +279,18 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   }
 
   function finish(error?: Error): void {
-    if (finished) return;
-    finished = true;
-    finalError = error;
-    reader?.stop();
-    writer.dispose(error instanceof ConnectionError ? error : ConnectionError.closed("Transport closed"));
-    sink?.closed(error);
+    if (core.end(error)) core.sink?.closed(error);
   }
 
-  const transport: NdjsonTransport = {
+  const transport: NdjsonTransport = core.transport({
     start(newSink: TransportSink): void {
-      if (sink) throw new Error("Transport already started");
-      sink = newSink;
-      if (finished) {
-        const error = finalError;
-        queueMicrotask(() => newSink.closed(error));
-        return;
-      }
+      if (!core.attach(newSink)) return;
       startReading();
       openStartGate();
     },
     send(payload: string): void | Promise<void> {
-      if (finished || tearingDown) {
-        throw finalError instanceof ConnectionError ? finalError : (writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"));
+      if (core.finished || tearingDown) {
+        throw core.finalError instanceof ConnectionError ? core.finalError : (writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"));
       }
       return writer.write(payload);
     },
@@ -312,19 +299,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       openStartGate();
       return teardown("close() called");
     },
-    flush(): void {
-      writer.flush();
-    },
-    get bufferedBytes() {
-      return writer.bufferedBytes;
-    },
-    get inboundBufferedBytes() {
-      return reader?.bufferedBytes ?? 0;
-    },
-    get isClosed() {
-      return finished;
-    },
-  };
+  });
 
   return {
     transport,

@@ -1,0 +1,66 @@
+import { ConnectionError, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
+import type { LineReader } from "./line-reader.js";
+import type { NdjsonTransport } from "./ndjson-transport.js";
+import type { NdjsonWriter } from "./ndjson-writer.js";
+
+/**
+ * What both NDJSON transports (`ndjsonTransport` over any pair of streams, `spawnAgent`'s over a
+ * child's pipes) keep the same way: the sink, the line reader, the writer, and ending once.
+ * Each transport decides when to read, how to close and what else ending involves.
+ */
+export class NdjsonTransportCore {
+  sink: TransportSink | undefined;
+  reader: LineReader | undefined;
+  finished = false;
+  finalError: Error | undefined;
+
+  constructor(readonly writer: NdjsonWriter) {}
+
+  /**
+   * Takes the sink given to `start()`. Returns `false` when the transport ended before it was
+   * started: the sink is then still told of the end, exactly once, and there is nothing to read.
+   */
+  attach(sink: TransportSink): boolean {
+    if (this.sink) throw new Error("Transport already started");
+    this.sink = sink;
+    if (!this.finished) return true;
+    const error = this.finalError;
+    queueMicrotask(() => sink.closed(error));
+    return false;
+  }
+
+  /**
+   * Marks the transport ended, stops reading and fails what is queued for writing. Returns
+   * whether this call ended it (only the first does); the caller then tells the sink.
+   */
+  end(error?: Error): boolean {
+    if (this.finished) return false;
+    this.finished = true;
+    this.finalError = error;
+    this.reader?.stop();
+    this.writer.dispose(error instanceof ConnectionError ? error : ConnectionError.closed("Transport closed"));
+    return true;
+  }
+
+  /** The public transport: the given `start`, `send` and `close`, plus `flush` and the buffer views. */
+  transport(methods: Pick<Transport, "start" | "send" | "close">): NdjsonTransport {
+    const core = this;
+    return {
+      start: methods.start,
+      send: methods.send,
+      close: methods.close,
+      flush(): void {
+        core.writer.flush();
+      },
+      get bufferedBytes() {
+        return core.writer.bufferedBytes;
+      },
+      get inboundBufferedBytes() {
+        return core.reader?.bufferedBytes ?? 0;
+      },
+      get isClosed() {
+        return core.finished;
+      },
+    };
+  }
+}
