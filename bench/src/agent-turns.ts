@@ -19,7 +19,7 @@ import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { createClientSideConnection, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
 import { jsonOutput as json } from "./shared/args.js";
 import { bestOfInterleavedRounds } from "./shared/rounds.js";
-import { verdict } from "./shared/stats.js";
+import { formatRate, verdict } from "./shared/stats.js";
 
 // The bench package does not depend on @acp-kit/agent (yet): load it from source by path, typed by
 // the little this benchmark uses.
@@ -174,7 +174,7 @@ const result = {
 };
 if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
-  const fmt = (v: number) => Math.round(v).toLocaleString("en-US").padStart(8);
+  const fmt = (v: number) => formatRate(v, 8);
   process.stdout.write(
     `Prompt turns (${CHUNKS} chunks each) over in-memory pairs (Node ${process.version}; best of ${ROUNDS} interleaved rounds after warm-up)\n` +
       `acp-kit            ${fmt(best.ours)} turns/s  ${fmt(best.ours * updatesPerTurn)} updates/s\n` +

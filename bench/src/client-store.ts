@@ -21,7 +21,7 @@ import { createAgentSideConnection, createInMemoryTransportPair } from "@acp-kit
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { jsonOutput as json, numberOption } from "./shared/args.js";
 import { bestOfInterleavedRounds } from "./shared/rounds.js";
-import { verdict } from "./shared/stats.js";
+import { formatRate, verdict } from "./shared/stats.js";
 
 // The bench package does not depend on @acp-kit/client: load it from source by path, typed by the
 // little this benchmark uses.
@@ -206,7 +206,7 @@ const result = {
 };
 if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
-  const fmt = (v: number) => Math.round(v).toLocaleString("en-US").padStart(8);
+  const fmt = (v: number) => formatRate(v, 8);
   process.stdout.write(
     `Client-side update throughput, ${TURNS} turns x ${UPDATES + 3} updates over in-memory pairs (Node ${process.version}; best of ${ROUNDS} interleaved rounds after warm-up)\n` +
       `acp-kit (full store)           ${fmt(best.ours)} updates/s\n` +

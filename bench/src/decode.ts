@@ -29,7 +29,16 @@ type Decoder = (value: unknown) => { ok: boolean };
  * `pnpm codegen` last wrote, with no package build needed.
  */
 async function loadDecoders(): Promise<Record<string, { params: Decoder }>> {
-  const file = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "packages", "protocol", "src", "generated", "decoders.ts");
+  const file = join(
+    dirname(fileURLToPath(import.meta.url)),
+    "..",
+    "..",
+    "packages",
+    "protocol",
+    "src",
+    "generated",
+    "decoders.ts",
+  );
   const module = (await import(pathToFileURL(file).href)) as { decoders: Record<string, { params: Decoder }> };
   return module.decoders;
 }
@@ -50,7 +59,11 @@ async function loadSdkSchema(): Promise<ZodLike> {
 function update(i: number): Record<string, unknown> {
   const kind = i % 10;
   if (kind < 7) {
-    return { sessionUpdate: "agent_message_chunk", messageId: `m${i >> 6}`, content: { type: "text", text: `Chunk ${i} of a streamed answer, with some ordinary prose in it.` } };
+    return {
+      sessionUpdate: "agent_message_chunk",
+      messageId: `m${i >> 6}`,
+      content: { type: "text", text: `Chunk ${i} of a streamed answer, with some ordinary prose in it.` },
+    };
   }
   if (kind === 7) {
     return {
@@ -61,7 +74,11 @@ function update(i: number): Record<string, unknown> {
       status: "in_progress",
       content: [
         { type: "content", content: { type: "text", text: "Applying the change" } },
-        { type: "diff", changes: [{ operation: "modify", path: "/w/src/main.rs", fileType: "text" }], patch: { format: "git_patch", text: "diff --git a/x b/x\n" } },
+        {
+          type: "diff",
+          changes: [{ operation: "modify", path: "/w/src/main.rs", fileType: "text" }],
+          patch: { format: "git_patch", text: "diff --git a/x b/x\n" },
+        },
       ],
       locations: [{ path: "/w/src/main.rs", line: 12 }],
     };
@@ -86,7 +103,9 @@ function update(i: number): Record<string, unknown> {
 }
 
 function messages(): string[] {
-  return Array.from({ length: MESSAGES }, (_, i) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "sess_1", update: update(i) } }));
+  return Array.from({ length: MESSAGES }, (_, i) =>
+    JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "sess_1", update: update(i) } }),
+  );
 }
 
 type Pass = (texts: readonly string[]) => number;
@@ -153,7 +172,12 @@ async function main(): Promise<void> {
     benchmark: "decode",
     messages: MESSAGES,
     repetitions: REPETITIONS,
-    messagesPerSecond: { jsonParseFloor: Math.round(floor), acpKit: Math.round(acpKit), sdk: Math.round(sdkRate), acpKitDecodeOnly: Math.round(median(decodeOnlySamples)) },
+    messagesPerSecond: {
+      jsonParseFloor: Math.round(floor),
+      acpKit: Math.round(acpKit),
+      sdk: Math.round(sdkRate),
+      acpKitDecodeOnly: Math.round(median(decodeOnlySamples)),
+    },
     ratios: {
       acpKitVsSdk: { value: acpKit / sdkRate, target: TARGET_VS_SDK, met: acpKit / sdkRate >= TARGET_VS_SDK },
       acpKitVsFloor: { value: acpKit / floor, target: TARGET_VS_FLOOR, met: acpKit / floor >= TARGET_VS_FLOOR },

@@ -25,3 +25,8 @@ export function round2(value: number): number {
 export function verdict(met: boolean): "met" | "NOT met" {
   return met ? "met" : "NOT met";
 }
+
+/** A rate for the text reports: rounded, with thousands separators, right-aligned in `width`. */
+export function formatRate(value: number, width: number): string {
+  return Math.round(value).toLocaleString("en-US").padStart(width);
+}

@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ajvAccepts, ajvErrors } from "./corpus/support/ajv-oracle.ts";
 import { decoderFor } from "./corpus/support/decoders-by-def.ts";
-import { arbitraryForDef, mutated } from "./corpus/support/schema-arbitrary.ts";
 import { defNames } from "./corpus/support/schema.ts";
+import { arbitraryForDef, mutated } from "./corpus/support/schema-arbitrary.ts";
 
 const RUNS = 40;
 
@@ -40,14 +40,20 @@ describe("validate agrees with Ajv", () => {
         fc.property(mutated(arbitraryForDef(def)), (value) => {
           const valid = ajvAccepts(def, value);
           const strict = validate(value);
-          expect(strict.ok, `Ajv says ${valid ? "valid" : ajvErrors(def, value)}; ours: ${JSON.stringify(strict)}`).toBe(valid);
+          expect(
+            strict.ok,
+            `Ajv says ${valid ? "valid" : ajvErrors(def, value)}; ours: ${JSON.stringify(strict)}`,
+          ).toBe(valid);
           const decoded = decode(value);
           if (valid) {
             expect(decoded.ok && decoded.value === value).toBe(true);
           } else if (decoded.ok) {
             expect(decoded.value).not.toBe(value);
             if (!isKnownStrictGap(def, decoded.value)) {
-              expect(ajvAccepts(def, decoded.value), `repaired value rejected by Ajv: ${ajvErrors(def, decoded.value)}`).toBe(true);
+              expect(
+                ajvAccepts(def, decoded.value),
+                `repaired value rejected by Ajv: ${ajvErrors(def, decoded.value)}`,
+              ).toBe(true);
             }
           }
         }),

@@ -67,7 +67,10 @@ describe("corpus agrees with Ajv", () => {
         expect(strictOk, ajvOk ? "Ajv accepts" : ajvErrors(def, entry.value)).toBe(ajvOk);
       }
       if (entry.expect === "repaired" && !entry.strictGap) {
-        expect(ajvAccepts(def, entry.decoded), `the repaired value is strictly valid: ${ajvErrors(def, entry.decoded)}`).toBe(true);
+        expect(
+          ajvAccepts(def, entry.decoded),
+          `the repaired value is strictly valid: ${ajvErrors(def, entry.decoded)}`,
+        ).toBe(true);
       }
     });
   }
@@ -80,7 +83,8 @@ describe("corpus coverage", () => {
     const missing: string[] = [];
     for (const [method, defs] of methodsInSchema()) {
       if (!valid.some((e) => e.method === method && e.part === "params")) missing.push(`${method} params`);
-      if (defs.result !== undefined && !valid.some((e) => e.method === method && e.part === "result")) missing.push(`${method} result`);
+      if (defs.result !== undefined && !valid.some((e) => e.method === method && e.part === "result"))
+        missing.push(`${method} result`);
     }
     expect(missing).toEqual([]);
   });
@@ -96,7 +100,9 @@ describe("corpus coverage", () => {
       for (const branch of schema.anyOf as Record<string, unknown>[]) {
         const properties = (branch.properties ?? {}) as Record<string, { const?: unknown }>;
         const required = (branch.required ?? []) as string[];
-        const tagged = Object.entries(properties).find(([key, p]) => typeof p.const === "string" && required.includes(key));
+        const tagged = Object.entries(properties).find(
+          ([key, p]) => typeof p.const === "string" && required.includes(key),
+        );
         if (tagged) {
           tag = tagged[0];
           tags.push(tagged[1].const as string);
@@ -104,9 +110,12 @@ describe("corpus coverage", () => {
       }
       if (tag === undefined) continue;
       unions++;
-      const seen = new Set(valid.filter((e) => e.type === def).map((e) => (e.value as Record<string, unknown>)[tag as string]));
+      const seen = new Set(
+        valid.filter((e) => e.type === def).map((e) => (e.value as Record<string, unknown>)[tag as string]),
+      );
       for (const known of tags) if (!seen.has(known)) missing.push(`${def} ${tag}=${known}`);
-      if (catchAll && ![...seen].some((t) => typeof t === "string" && !tags.includes(t))) missing.push(`${def}: an unknown ${tag}`);
+      if (catchAll && ![...seen].some((t) => typeof t === "string" && !tags.includes(t)))
+        missing.push(`${def}: an unknown ${tag}`);
     }
     expect(unions).toBeGreaterThan(15);
     expect(missing).toEqual([]);

@@ -1,11 +1,19 @@
 // Inputs at the edges: prototype-named keys, deep nesting, huge arrays, big integers, paths
 // that need escaping, and what a repaired value shares with its input.
 import { describe, expect, it } from "vitest";
-import { decodeCreateElicitationRequest, decodeSessionUpdate, decodeToolCallUpdate, decoders, validateSessionUpdate } from "../src/generated/decoders.ts";
+import {
+  decodeCreateElicitationRequest,
+  decoders,
+  decodeSessionUpdate,
+  decodeToolCallUpdate,
+  validateSessionUpdate,
+} from "../src/generated/decoders.ts";
 
 describe("keys named like Object.prototype members", () => {
   it("keeps an own __proto__ key as data, also through a repair, without touching prototypes", () => {
-    const input = JSON.parse('{"sessionUpdate":"tool_call_update","toolCallId":"t","status":42,"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const input = JSON.parse(
+      '{"sessionUpdate":"tool_call_update","toolCallId":"t","status":42,"__proto__":{"polluted":true}}',
+    ) as Record<string, unknown>;
     const result = decodeSessionUpdate(input);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -20,11 +28,14 @@ describe("keys named like Object.prototype members", () => {
 
   it("does not read inherited members as fields", () => {
     // `constructor` is inherited by every object; a map decoder must only see own keys.
-    const input = JSON.parse('{"mode":"form","message":"m","sessionId":"s","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"boolean","default":5}}}}');
+    const input = JSON.parse(
+      '{"mode":"form","message":"m","sessionId":"s","requestedSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"boolean","default":5}}}}',
+    );
     const result = decodeCreateElicitationRequest(input);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const properties = (result.value as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema.properties;
+    const properties = (result.value as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema
+      .properties;
     expect(Object.getOwnPropertyDescriptor(properties, "__proto__")?.value).toEqual({ type: "string" });
     expect(properties.constructor).toEqual({ type: "boolean" });
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
@@ -47,7 +58,9 @@ describe("size and depth", () => {
   });
 
   it("skips invalid items in a huge array and keeps the rest in order", () => {
-    const content = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? { type: "text", text: String(i) } : { type: "image" }));
+    const content = Array.from({ length: 200_000 }, (_, i) =>
+      i % 2 === 0 ? { type: "text", text: String(i) } : { type: "image" },
+    );
     const result = decodeSessionUpdate({ sessionUpdate: "user_message", messageId: "m", content });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -74,13 +87,27 @@ describe("request ids", () => {
 
 describe("failures", () => {
   it("escapes ~ and / in JSON Pointer paths", () => {
-    const result = decodeCreateElicitationRequest({ mode: "form", message: "m", sessionId: "s", requestedSchema: { type: "object", properties: { "a/b~c": { type: "string", minLength: -1 } } } });
-    expect(result).toEqual({ ok: false, error: { path: "/requestedSchema/properties/a~1b~0c/minLength", message: "must be an integer (uint32) >= 0 or null" } });
+    const result = decodeCreateElicitationRequest({
+      mode: "form",
+      message: "m",
+      sessionId: "s",
+      requestedSchema: { type: "object", properties: { "a/b~c": { type: "string", minLength: -1 } } },
+    });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        path: "/requestedSchema/properties/a~1b~0c/minLength",
+        message: "must be an integer (uint32) >= 0 or null",
+      },
+    });
   });
 
   it("reports the first failure only, the same way in decode and validate", () => {
     const input = { sessionUpdate: "tool_call_content_chunk", toolCallId: 1, content: 2 };
-    expect(decodeSessionUpdate(input)).toEqual({ ok: false, error: { path: "/toolCallId", message: "must be a string" } });
+    expect(decodeSessionUpdate(input)).toEqual({
+      ok: false,
+      error: { path: "/toolCallId", message: "must be a string" },
+    });
     expect(validateSessionUpdate(input)).toEqual(decodeSessionUpdate(input));
   });
 
@@ -88,7 +115,10 @@ describe("failures", () => {
     expect(decodeSessionUpdate({ sessionUpdate: "notice", severity: "info", title: "" }).ok).toBe(false);
     const ok = decodeSessionUpdate({ sessionUpdate: "notice", severity: "info", title: "t" });
     expect(ok.ok).toBe(true);
-    expect(decodeSessionUpdate({ sessionUpdate: "usage_update", used: 1 })).toEqual({ ok: false, error: { path: "/size", message: "required property is missing" } });
+    expect(decodeSessionUpdate({ sessionUpdate: "usage_update", used: 1 })).toEqual({
+      ok: false,
+      error: { path: "/size", message: "required property is missing" },
+    });
   });
 });
 

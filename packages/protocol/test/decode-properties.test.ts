@@ -4,8 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as generated from "../src/generated/decoders.ts";
 import { decoderFor } from "./corpus/support/decoders-by-def.ts";
-import { arbitraryForDef, mutated } from "./corpus/support/schema-arbitrary.ts";
 import { defNames } from "./corpus/support/schema.ts";
+import { arbitraryForDef, mutated } from "./corpus/support/schema-arbitrary.ts";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
@@ -15,7 +15,16 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const hostileKeys = fc.constantFrom("__proto__", "constructor", "toString", "hasOwnProperty", "type", "sessionUpdate", "_meta", "content");
+const hostileKeys = fc.constantFrom(
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "type",
+  "sessionUpdate",
+  "_meta",
+  "content",
+);
 /** JSON with keys that collide with Object.prototype and with the schema's own names. */
 const hostileJson = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -30,7 +39,9 @@ const hostileJson = fc.letrec((tie) => ({
   ),
 })).value;
 
-const everyFunction = Object.entries(generated).filter(([name, value]) => typeof value === "function" && /^(decode|validate)/.test(name)) as [string, (v: unknown) => unknown][];
+const everyFunction = Object.entries(generated).filter(
+  ([name, value]) => typeof value === "function" && /^(decode|validate)/.test(name),
+) as [string, (v: unknown) => unknown][];
 
 describe("decoders never throw", () => {
   it("covers a decoder and a validator for every $def", () => {
@@ -39,18 +50,36 @@ describe("decoders never throw", () => {
 
   it("on arbitrary JSON, with hostile keys, and on non-JSON values", () => {
     fc.assert(
-      fc.property(fc.oneof(hostileJson, fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true, withSet: true, withDate: true, withTypedArray: true, withSparseArray: true, withBoxedValues: true })), (value) => {
-        for (const [, fn] of everyFunction) {
-          const result = fn(value) as { ok: boolean };
-          expect(typeof result.ok).toBe("boolean");
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          hostileJson,
+          fc.anything({
+            withNullPrototype: true,
+            withBigInt: true,
+            withMap: true,
+            withSet: true,
+            withDate: true,
+            withTypedArray: true,
+            withSparseArray: true,
+            withBoxedValues: true,
+          }),
+        ),
+        (value) => {
+          for (const [, fn] of everyFunction) {
+            const result = fn(value) as { ok: boolean };
+            expect(typeof result.ok).toBe("boolean");
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("through the method tables", () => {
-    const tables = generated.decoders as unknown as Record<string, { params: (v: unknown) => unknown; result?: (v: unknown) => unknown }>;
+    const tables = generated.decoders as unknown as Record<
+      string,
+      { params: (v: unknown) => unknown; result?: (v: unknown) => unknown }
+    >;
     for (const [method, entry] of Object.entries(tables)) {
       for (const part of ["params", "result"] as const) {
         const fn = entry[part];

@@ -13,12 +13,14 @@ describe("official SDK agrees with the corpus", () => {
   const corpus = loadCorpus();
   for (const entry of corpus) {
     it(`${entry.file}: ${entry.name}`, () => {
-      if (entry.sdk !== undefined) expect(KNOWN_DIFFERENCES.has(entry.sdk), `undocumented difference ${entry.sdk}`).toBe(true);
+      if (entry.sdk !== undefined)
+        expect(KNOWN_DIFFERENCES.has(entry.sdk), `undocumented difference ${entry.sdk}`).toBe(true);
       const parsed = sdkSchemaFor(defOf(entry)).safeParse(structuredClone(entry.value));
       const ours = decodersOf(entry).decode(entry.value);
       // zod leaves `key: undefined` where a field was dropped; the wire form has no such key.
       const sdkValue = parsed.success ? JSON.parse(JSON.stringify(parsed.data)) : undefined;
-      const agree = parsed.success === ours.ok && (!ours.ok || isDeepStrictEqual(sdkValue, ours.value) || entry.expect === "valid");
+      const agree =
+        parsed.success === ours.ok && (!ours.ok || isDeepStrictEqual(sdkValue, ours.value) || entry.expect === "valid");
       if (entry.sdk === undefined) {
         expect(parsed.success).toBe(ours.ok);
         if (ours.ok && entry.expect === "repaired") expect(sdkValue).toEqual(ours.value);

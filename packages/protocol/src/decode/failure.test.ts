@@ -8,7 +8,10 @@ describe("failure bookkeeping", () => {
     up(0);
     up("content");
     up("update");
-    expect(toResult(FAIL)).toEqual({ ok: false, error: { path: "/update/content/0/type", message: "must be a string" } });
+    expect(toResult(FAIL)).toEqual({
+      ok: false,
+      error: { path: "/update/content/0/type", message: "must be a string" },
+    });
   });
 
   it("starts afresh on every new failure", () => {

@@ -64,7 +64,8 @@ function escapePointerToken(key: string | number): string {
 /** The current failure as a JSON Pointer (RFC 6901). */
 export function failurePointer(): string {
   let pointer = "";
-  for (let i = reversePath.length - 1; i >= 0; i--) pointer += `/${escapePointerToken(reversePath[i] as string | number)}`;
+  for (let i = reversePath.length - 1; i >= 0; i--)
+    pointer += `/${escapePointerToken(reversePath[i] as string | number)}`;
   return pointer;
 }
 

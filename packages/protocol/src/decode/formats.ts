@@ -18,7 +18,8 @@ const URI = new RegExp(
     `(?:#(?:${PCHAR}|[/?])*)?$`,
 );
 const IPV_FUTURE = new RegExp(`^v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+$`);
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+const IPV4 =
+  /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
 const H16 = /^[0-9A-Fa-f]{1,4}$/;
 
 /** RFC 4291 §2.2 text forms (what RFC 3986 `IPv6address` allows). */
@@ -28,7 +29,7 @@ function isIpv6(text: string): boolean {
   const lastColon = body.lastIndexOf(":");
   if (lastColon !== -1 && body.includes(".", lastColon)) {
     if (!IPV4.test(body.slice(lastColon + 1))) return false;
-    body = body.slice(0, lastColon + 1) + "0";
+    body = `${body.slice(0, lastColon + 1)}0`;
     groups = 7;
   }
   const halves = body.split("::");
@@ -50,7 +51,7 @@ export function isUri(text: string): boolean {
   const match = URI.exec(text);
   if (match === null) return false;
   const host = match[2];
-  if (host !== undefined && host.startsWith("[")) {
+  if (host?.startsWith("[")) {
     const literal = host.slice(1, -1);
     return IPV_FUTURE.test(literal) || isIpv6(literal);
   }

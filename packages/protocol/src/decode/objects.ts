@@ -18,7 +18,8 @@ export function copyObject(value: JsonRecord): JsonRecord {
 
 /** Sets an own data property, including on a key named `__proto__`. */
 export function setOwn(target: JsonRecord, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }
 

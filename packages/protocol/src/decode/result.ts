@@ -10,4 +10,6 @@ export interface DecodeError {
  * itself when nothing had to be repaired, otherwise a new object in which only the repaired
  * branches were copied. Decoders never mutate their input.
  */
-export type DecodeResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DecodeError };
+export type DecodeResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: DecodeError };

@@ -60,12 +60,16 @@ function numericCheck(node: PrimitiveNode, integer: boolean, where: string): Che
     if (highText !== undefined) parts.push(`(${x} as number) <= ${literal(highText)}`);
     return parts.join(" && ");
   };
-  return { test, expect: `${integer ? "an integer" : "a number"}${formatNote}${rangePhrase(node.minimum, node.maximum)}` };
+  return {
+    test,
+    expect: `${integer ? "an integer" : "a number"}${formatNote}${rangePhrase(node.minimum, node.maximum)}`,
+  };
 }
 
 function stringCheck(node: PrimitiveNode, where: string): Check {
   const format = node.format === undefined ? undefined : STRING_FORMATS[node.format];
-  if (node.format !== undefined && format === undefined) throw new UnsupportedSchemaError(`${where}: unknown string format ${node.format}`);
+  if (node.format !== undefined && format === undefined)
+    throw new UnsupportedSchemaError(`${where}: unknown string format ${node.format}`);
   const minLength = node.minLength ?? 0;
   const test = (x: string): string => {
     const parts = [`typeof ${x} === "string"`];
@@ -82,8 +86,12 @@ function stringCheck(node: PrimitiveNode, where: string): Check {
 
 function constCheck(values: readonly (string | number | boolean)[]): Check {
   return {
-    test: (x) => (values.length === 1 ? `${x} === ${literal(values[0] as string)}` : `(${values.map((v) => `${x} === ${literal(v)}`).join(" || ")})`),
-    expect: values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
+    test: (x) =>
+      values.length === 1
+        ? `${x} === ${literal(values[0] as string)}`
+        : `(${values.map((v) => `${x} === ${literal(v)}`).join(" || ")})`,
+    expect:
+      values.length === 1 ? JSON.stringify(values[0]) : `one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
   };
 }
 

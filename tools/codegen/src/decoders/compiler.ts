@@ -43,7 +43,9 @@ function read(object: string, key: string): string {
 }
 
 function write(object: string, key: string, value: string): string {
-  return isPrototypeKey(key) ? `setOwn(${object}, ${JSON.stringify(key)}, ${value});` : `${object}[${JSON.stringify(key)}] = ${value};`;
+  return isPrototypeKey(key)
+    ? `setOwn(${object}, ${JSON.stringify(key)}, ${value});`
+    : `${object}[${JSON.stringify(key)}] = ${value};`;
 }
 
 function message(check: Check): string {
@@ -146,7 +148,13 @@ export class DecoderCompiler {
   }
 
   /** Emits a function for `node` once per distinct shape (or under the def's own name). */
-  private sharedFunction(node: Node, name: string | undefined, prefix: string, hint: string, emit: (fn: string) => boolean): Compiled {
+  private sharedFunction(
+    node: Node,
+    name: string | undefined,
+    prefix: string,
+    hint: string,
+    emit: (fn: string) => boolean,
+  ): Compiled {
     const key = JSON.stringify(node);
     if (name === undefined) {
       const existing = this.shared.get(key);
@@ -168,7 +176,9 @@ export class DecoderCompiler {
       return { kind: "check", check: anyOfChecks([{ test: (x) => `${x} === null`, expect: "null" }, inner.check]) };
     }
     return this.sharedFunction({ kind: "nullable", inner: innerNode }, name, "n", hint, (fn) => {
-      this.functions.push(`function ${fn}(v: unknown, s: boolean): unknown {\n  return v === null ? v : ${inner.name}(v, s);\n}`);
+      this.functions.push(
+        `function ${fn}(v: unknown, s: boolean): unknown {\n  return v === null ? v : ${inner.name}(v, s);\n}`,
+      );
       return inner.pure;
     });
   }
@@ -177,7 +187,10 @@ export class DecoderCompiler {
 
   private emitArray(node: ArrayNode, fn: string): boolean {
     const items = this.compile(node.items, `${fn}_item`);
-    const lines = [`function ${fn}(v: unknown, s: boolean): unknown {`, `  if (!Array.isArray(v)) return fail("must be an array");`];
+    const lines = [
+      `function ${fn}(v: unknown, s: boolean): unknown {`,
+      `  if (!Array.isArray(v)) return fail("must be an array");`,
+    ];
     const skip = node.skipInvalid;
     let pure = true;
     if (items.kind !== "any") {
@@ -201,25 +214,41 @@ export class DecoderCompiler {
         lines.push(`    const r = ${items.name}(x, s);`);
         if (skip) {
           pure = false;
-          lines.push("    if (r === FAIL) {", "      if (s) return up(i);", "      if (o === v) o = v.slice(0, i);", "      continue;", "    }");
+          lines.push(
+            "    if (r === FAIL) {",
+            "      if (s) return up(i);",
+            "      if (o === v) o = v.slice(0, i);",
+            "      continue;",
+            "    }",
+          );
         } else {
           lines.push("    if (r === FAIL) return up(i);");
         }
         if (!items.pure) {
           pure = false;
-          lines.push("    if (o !== v) o.push(r);", "    else if (r !== x) {", "      o = v.slice(0, i);", "      o.push(r);", "    }");
+          lines.push(
+            "    if (o !== v) o.push(r);",
+            "    else if (r !== x) {",
+            "      o = v.slice(0, i);",
+            "      o.push(r);",
+            "    }",
+          );
         } else if (skip) {
           lines.push("    if (o !== v) o.push(r);");
         }
       }
       lines.push("  }");
       if (node.minItems !== undefined && node.minItems > 0) {
-        lines.push(`  if (o.length < ${node.minItems}) return fail(${JSON.stringify(`must have at least ${node.minItems} item${node.minItems === 1 ? "" : "s"}`)});`);
+        lines.push(
+          `  if (o.length < ${node.minItems}) return fail(${JSON.stringify(`must have at least ${node.minItems} item${node.minItems === 1 ? "" : "s"}`)});`,
+        );
       }
       lines.push("  return o;", "}");
     } else {
       if (node.minItems !== undefined && node.minItems > 0) {
-        lines.push(`  if (v.length < ${node.minItems}) return fail(${JSON.stringify(`must have at least ${node.minItems} item${node.minItems === 1 ? "" : "s"}`)});`);
+        lines.push(
+          `  if (v.length < ${node.minItems}) return fail(${JSON.stringify(`must have at least ${node.minItems} item${node.minItems === 1 ? "" : "s"}`)});`,
+        );
       }
       lines.push("  return v;", "}");
     }
@@ -229,12 +258,26 @@ export class DecoderCompiler {
 
   private emitRecord(node: RecordNode, fn: string): boolean {
     const values = this.compile(node.values, `${fn}_value`);
-    const lines = [`function ${fn}(v: unknown, s: boolean): unknown {`, `  if (!isObject(v)) return fail("must be an object");`];
+    const lines = [
+      `function ${fn}(v: unknown, s: boolean): unknown {`,
+      `  if (!isObject(v)) return fail("must be an object");`,
+    ];
     let pure = true;
     if (values.kind === "check") {
-      lines.push("  for (const k of Object.keys(v)) {", "    const x = v[k];", `    if (!(${values.check.test("x")})) return failAt(k, ${message(values.check)});`, "  }");
+      lines.push(
+        "  for (const k of Object.keys(v)) {",
+        "    const x = v[k];",
+        `    if (!(${values.check.test("x")})) return failAt(k, ${message(values.check)});`,
+        "  }",
+      );
     } else if (values.kind === "fn") {
-      lines.push("  let o = v;", "  for (const k of Object.keys(v)) {", "    const x = v[k];", `    const r = ${values.name}(x, s);`, "    if (r === FAIL) return up(k);");
+      lines.push(
+        "  let o = v;",
+        "  for (const k of Object.keys(v)) {",
+        "    const x = v[k];",
+        `    const r = ${values.name}(x, s);`,
+        "    if (r === FAIL) return up(k);",
+      );
       if (!values.pure) {
         pure = false;
         lines.push("    if (r !== x) {", "      if (o === v) o = copyObject(v);", "      setOwn(o, k, r);", "    }");
@@ -251,7 +294,8 @@ export class DecoderCompiler {
   // ---------------------------------------------------------------- objects
 
   private compileObject(node: ObjectNode, hint: string, name?: string): Compiled {
-    const trivial = !node.checkType && node.properties.length === 0 && node.requiredOnly.length === 0 && !node.union && !node.oneOf;
+    const trivial =
+      !node.checkType && node.properties.length === 0 && node.requiredOnly.length === 0 && !node.union && !node.oneOf;
     if (trivial && node.parts.length === 0) return { kind: "any" };
     if (trivial && node.parts.length === 1) return this.compile(node.parts[0] as Node, hint, name);
     return this.sharedFunction(node, name, "o", hint, (fn) => this.emitObject(node, fn, hint));
@@ -289,7 +333,9 @@ export class DecoderCompiler {
       }
     }
     if (usesR) head.push("  let r: unknown;");
-    this.functions.push([`function ${fn}(v: unknown, s: boolean): unknown {`, ...head, ...body, "  return o;", "}"].join("\n"));
+    this.functions.push(
+      [`function ${fn}(v: unknown, s: boolean): unknown {`, ...head, ...body, "  return o;", "}"].join("\n"),
+    );
     return pure;
   }
 
@@ -307,7 +353,9 @@ export class DecoderCompiler {
           ? `if (!Array.isArray(x) || x.length !== 0) { ${copy} ${write("o", property.name, "[]")} }`
           : `${copy} ${write("o", property.name, property.fallback.json)}`;
     const onCheckFail = (check: Check): string =>
-      property.defaultOnError ? `if (s) return failAt(${key}, ${message(check)}); ${fallback}` : `return failAt(${key}, ${message(check)});`;
+      property.defaultOnError
+        ? `if (s) return failAt(${key}, ${message(check)}); ${fallback}`
+        : `return failAt(${key}, ${message(check)});`;
     const onFnFail = property.defaultOnError ? `if (s) return up(${key}); ${fallback}` : `return up(${key});`;
     let pure = !property.defaultOnError && !property.defaultOnNull;
     let usesR = false;
@@ -353,7 +401,11 @@ export class DecoderCompiler {
     const anyIndex = compiled.findIndex((c) => c.kind === "any");
     if (anyIndex !== -1 && compiled.slice(0, anyIndex).every((c) => c.kind !== "fn" || c.pure)) return { kind: "any" };
     return this.sharedFunction(node, name, "u", hint, (fn) => {
-      const lines = [`function ${fn}(v: unknown, s: boolean): unknown {`, "  let r: unknown;", "  let e: FailureSnapshot | undefined;"];
+      const lines = [
+        `function ${fn}(v: unknown, s: boolean): unknown {`,
+        "  let r: unknown;",
+        "  let e: FailureSnapshot | undefined;",
+      ];
       let pure = true;
       let total = false;
       for (const branch of compiled) {
@@ -363,10 +415,18 @@ export class DecoderCompiler {
           break;
         }
         if (branch.kind === "check") {
-          lines.push(`  if (${branch.check.test("v")}) return v;`, `  fail(${message(branch.check)});`, "  e = deeperFailure(e, saveFailure());");
+          lines.push(
+            `  if (${branch.check.test("v")}) return v;`,
+            `  fail(${message(branch.check)});`,
+            "  e = deeperFailure(e, saveFailure());",
+          );
         } else {
           if (!branch.pure) pure = false;
-          lines.push(`  r = ${branch.name}(v, s);`, "  if (r !== FAIL) return r;", "  e = deeperFailure(e, saveFailure());");
+          lines.push(
+            `  r = ${branch.name}(v, s);`,
+            "  if (r !== FAIL) return r;",
+            "  e = deeperFailure(e, saveFailure());",
+          );
         }
       }
       if (!total) lines.push("  return restoreFailure(e as FailureSnapshot);");
@@ -381,21 +441,38 @@ export class DecoderCompiler {
     const tag = node.tag as string;
     const tagKey = JSON.stringify(tag);
     const untagged = node.untagged.map((branch, i) => this.compile(branch, `${hint}_${node.untaggedTitles[i] ?? i}`));
-    const variants = node.variants.map((variant) => ({ tag: variant.tag, compiled: this.compile(variant.node, `${hint}_${variant.tag}`) }));
+    const variants = node.variants.map((variant) => ({
+      tag: variant.tag,
+      compiled: this.compile(variant.node, `${hint}_${variant.tag}`),
+    }));
     const other = node.other === undefined ? undefined : this.compile(node.other, `${hint}_other`);
-    let pure = [...untagged, ...variants.map((v) => v.compiled), ...(other ? [other] : [])].every((c) => c.kind !== "fn" || c.pure);
+    const pure = [...untagged, ...variants.map((v) => v.compiled), ...(other ? [other] : [])].every(
+      (c) => c.kind !== "fn" || c.pure,
+    );
     const lines = [`function ${fn}(v: unknown, s: boolean): unknown {`];
     const knownList = node.variants.map((v) => v.tag);
 
     if (untagged.length === 0) {
       // Pure dispatch: the tag alone picks the branch.
       const returnOf = (c: Compiled): string =>
-        c.kind === "any" ? "return v;" : c.kind === "check" ? `return ${c.check.test("v")} ? v : fail(${message(c.check)});` : `return ${c.name}(v, s);`;
-      lines.push(`  if (!isObject(v)) return fail("must be an object");`, `  const t = ${read("v", tag)};`, "  switch (t) {");
-      for (const variant of variants) lines.push(`    case ${JSON.stringify(variant.tag)}:`, `      ${returnOf(variant.compiled)}`);
+        c.kind === "any"
+          ? "return v;"
+          : c.kind === "check"
+            ? `return ${c.check.test("v")} ? v : fail(${message(c.check)});`
+            : `return ${c.name}(v, s);`;
+      lines.push(
+        `  if (!isObject(v)) return fail("must be an object");`,
+        `  const t = ${read("v", tag)};`,
+        "  switch (t) {",
+      );
+      for (const variant of variants)
+        lines.push(`    case ${JSON.stringify(variant.tag)}:`, `      ${returnOf(variant.compiled)}`);
       lines.push("  }");
       if (other !== undefined) lines.push(`  if (typeof t === "string") ${returnOf(other)}`);
-      else lines.push(`  if (typeof t === "string") return failAt(${tagKey}, ${JSON.stringify(`must be one of ${knownList.map((t) => JSON.stringify(t)).join(", ")}`)});`);
+      else
+        lines.push(
+          `  if (typeof t === "string") return failAt(${tagKey}, ${JSON.stringify(`must be one of ${knownList.map((t) => JSON.stringify(t)).join(", ")}`)});`,
+        );
       lines.push(`  return failAt(${tagKey}, t === undefined ? ${MISSING} : "must be a string");`, "}");
       this.functions.push(lines.join("\n"));
       return pure;
@@ -408,20 +485,37 @@ export class DecoderCompiler {
         : c.kind === "check"
           ? [`if (${c.check.test("v")}) return v;`, `fail(${message(c.check)});`, onFailure]
           : [`r = ${c.name}(v, s);`, "if (r !== FAIL) return r;", onFailure];
-    lines.push("  let r: unknown;", "  let tagged: FailureSnapshot | undefined;", "  let rest: FailureSnapshot | undefined;", "  let t: unknown;");
+    lines.push(
+      "  let r: unknown;",
+      "  let tagged: FailureSnapshot | undefined;",
+      "  let rest: FailureSnapshot | undefined;",
+      "  let t: unknown;",
+    );
     lines.push("  if (isObject(v)) {", `    t = ${read("v", tag)};`, "    switch (t) {");
     for (const variant of variants) {
-      lines.push(`      case ${JSON.stringify(variant.tag)}:`, ...attempt(variant.compiled, "tagged = saveFailure();").map((l) => `        ${l}`), "        break;");
+      lines.push(
+        `      case ${JSON.stringify(variant.tag)}:`,
+        ...attempt(variant.compiled, "tagged = saveFailure();").map((l) => `        ${l}`),
+        "        break;",
+      );
     }
     if (other !== undefined) {
-      lines.push("      default:", `        if (typeof t === "string") {`, ...attempt(other, "tagged = saveFailure();").map((l) => `          ${l}`), "        }");
+      lines.push(
+        "      default:",
+        `        if (typeof t === "string") {`,
+        ...attempt(other, "tagged = saveFailure();").map((l) => `          ${l}`),
+        "        }",
+      );
     }
     lines.push("    }", "  }");
     for (const branch of untagged) {
       lines.push(...attempt(branch, "rest = deeperFailure(rest, saveFailure());").map((l) => `  ${l}`));
       if (branch.kind === "any") break;
     }
-    const unknownTag = other === undefined ? `typeof t === "string" ? ${JSON.stringify(`must be one of ${knownList.map((t) => JSON.stringify(t)).join(", ")}`)} : ` : "";
+    const unknownTag =
+      other === undefined
+        ? `typeof t === "string" ? ${JSON.stringify(`must be one of ${knownList.map((t) => JSON.stringify(t)).join(", ")}`)} : `
+        : "";
     lines.push(
       "  if (tagged !== undefined) return restoreFailure(tagged);",
       "  if (rest !== undefined && t === undefined) return restoreFailure(rest);",
@@ -446,10 +540,25 @@ export class DecoderCompiler {
     for (const branch of branches) {
       if (branch.kind === "any") lines.push("  matches++;", "  out = v;");
       else if (branch.kind === "check") {
-        lines.push(`  if (${branch.check.test("v")}) {`, "    matches++;", "    out = v;", `  } else {`, `    fail(${message(branch.check)});`, "    e = deeperFailure(e, saveFailure());", "  }");
+        lines.push(
+          `  if (${branch.check.test("v")}) {`,
+          "    matches++;",
+          "    out = v;",
+          `  } else {`,
+          `    fail(${message(branch.check)});`,
+          "    e = deeperFailure(e, saveFailure());",
+          "  }",
+        );
       } else {
         if (!branch.pure) pure = false;
-        lines.push(`  r = ${branch.name}(v, s);`, "  if (r === FAIL) e = deeperFailure(e, saveFailure());", "  else {", "    matches++;", "    out = r;", "  }");
+        lines.push(
+          `  r = ${branch.name}(v, s);`,
+          "  if (r === FAIL) e = deeperFailure(e, saveFailure());",
+          "  else {",
+          "    matches++;",
+          "    out = r;",
+          "  }",
+        );
       }
     }
     lines.push(
@@ -469,9 +578,15 @@ export class DecoderCompiler {
  * drop a const branch when another branch of the same type and refinements has no const.
  */
 function dropSubsumedConsts(branches: readonly Node[]): Node[] {
-  const open = branches.filter((b): b is PrimitiveNode => b.kind === "primitive" && b.const === undefined && b.enum === undefined);
+  const open = branches.filter(
+    (b): b is PrimitiveNode => b.kind === "primitive" && b.const === undefined && b.enum === undefined,
+  );
   const sameRefinements = (a: PrimitiveNode, b: PrimitiveNode): boolean =>
-    a.types.join() === b.types.join() && a.format === b.format && a.minimum === b.minimum && a.maximum === b.maximum && a.minLength === b.minLength;
+    a.types.join() === b.types.join() &&
+    a.format === b.format &&
+    a.minimum === b.minimum &&
+    a.maximum === b.maximum &&
+    a.minLength === b.minLength;
   return branches.filter((branch) => {
     if (branch.kind !== "primitive" || (branch.const === undefined && branch.enum === undefined)) return true;
     return !open.some((o) => sameRefinements(o, branch));

@@ -28,7 +28,9 @@ async function compileToy(defs: Record<string, unknown>): Promise<Record<string,
     },
   };
   const source = emitDecoders(schema).replaceAll('"../decode/index.js"', JSON.stringify(runtime));
-  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText;
+  const js = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+  }).outputText;
   const file = join(scratch, `toy${counter++}.mjs`);
   writeFileSync(file, js);
   return (await import(pathToFileURL(file).href)) as Record<string, Decoder>;
@@ -45,7 +47,12 @@ describe("x-deserialize rules", () => {
         properties: {
           id: { type: "string" },
           title: { type: ["string", "null"], "x-deserialize-default-on-error": true },
-          tags: { type: "array", items: { type: "string" }, "x-deserialize-default-on-error": true, "x-deserialize-skip-invalid-items": true },
+          tags: {
+            type: "array",
+            items: { type: "string" },
+            "x-deserialize-default-on-error": true,
+            "x-deserialize-skip-invalid-items": true,
+          },
           caps: { "x-deserialize-default-on-error": true, default: {}, allOf: [{ $ref: "#/$defs/Caps" }] },
           _meta: meta,
         },
@@ -54,28 +61,52 @@ describe("x-deserialize rules", () => {
     });
     const input = { id: "a", title: 1, tags: "x", caps: { flag: "no" }, _meta: 3, extra: true };
     expect(d.decodeThing?.(input)).toEqual({ ok: true, value: { id: "a", tags: [], caps: {}, extra: true } });
-    expect(d.validateThing?.(input)).toEqual({ ok: false, error: { path: "/title", message: "must be a string or null" } });
-    expect(d.decodeThing?.({ title: "t" })).toEqual({ ok: false, error: { path: "/id", message: "required property is missing" } });
+    expect(d.validateThing?.(input)).toEqual({
+      ok: false,
+      error: { path: "/title", message: "must be a string or null" },
+    });
+    expect(d.decodeThing?.({ title: "t" })).toEqual({
+      ok: false,
+      error: { path: "/id", message: "required property is missing" },
+    });
     const valid = { id: "a", title: null, tags: ["x"], caps: { flag: true }, _meta: {} };
     expect(d.decodeThing?.(valid).value).toBe(valid);
   });
 
   it("skip-invalid-items: drops bad items in order, fails on a non-array unless default-on-error", async () => {
     const d = await compileToy({
-      List: { type: "object", properties: { items: { type: "array", items: { type: "integer", minimum: 0 }, "x-deserialize-skip-invalid-items": true } }, required: ["items"] },
+      List: {
+        type: "object",
+        properties: {
+          items: { type: "array", items: { type: "integer", minimum: 0 }, "x-deserialize-skip-invalid-items": true },
+        },
+        required: ["items"],
+      },
     });
     expect(d.decodeList?.({ items: [1, -1, "2", 3] })).toEqual({ ok: true, value: { items: [1, 3] } });
-    expect(d.validateList?.({ items: [1, -1] })).toEqual({ ok: false, error: { path: "/items/1", message: "must be an integer >= 0" } });
-    expect(d.decodeList?.({ items: {} })).toEqual({ ok: false, error: { path: "/items", message: "must be an array" } });
+    expect(d.validateList?.({ items: [1, -1] })).toEqual({
+      ok: false,
+      error: { path: "/items/1", message: "must be an integer >= 0" },
+    });
+    expect(d.decodeList?.({ items: {} })).toEqual({
+      ok: false,
+      error: { path: "/items", message: "must be an array" },
+    });
   });
 
   it("default-on-null: null is [], anything else invalid is still an error", async () => {
     const d = await compileToy({
-      Req: { type: "object", properties: { servers: { type: "array", items: { type: "string" }, "x-deserialize-default-on-null": true } } },
+      Req: {
+        type: "object",
+        properties: { servers: { type: "array", items: { type: "string" }, "x-deserialize-default-on-null": true } },
+      },
     });
     expect(d.decodeReq?.({ servers: null })).toEqual({ ok: true, value: { servers: [] } });
     expect(d.validateReq?.({ servers: null }).ok).toBe(false);
-    expect(d.decodeReq?.({ servers: [1] })).toEqual({ ok: false, error: { path: "/servers/0", message: "must be a string" } });
+    expect(d.decodeReq?.({ servers: [1] })).toEqual({
+      ok: false,
+      error: { path: "/servers/0", message: "must be a string" },
+    });
     expect(d.decodeReq?.({})).toEqual({ ok: true, value: {} });
   });
 });
@@ -85,20 +116,46 @@ describe("unions", () => {
     A: { type: "object", properties: { a: { type: "string" }, _meta: meta }, required: ["a"] },
     U: {
       anyOf: [
-        { type: "object", properties: { kind: { type: "string", const: "a" } }, required: ["kind"], allOf: [{ $ref: "#/$defs/A" }] },
-        { title: "other", type: "object", properties: { kind: { type: "string" }, id: { type: "string" } }, required: ["kind", "id"], not: { anyOf: [{ type: "object", properties: { kind: { type: "string", const: "a" } }, required: ["kind"] }] }, additionalProperties: true },
+        {
+          type: "object",
+          properties: { kind: { type: "string", const: "a" } },
+          required: ["kind"],
+          allOf: [{ $ref: "#/$defs/A" }],
+        },
+        {
+          title: "other",
+          type: "object",
+          properties: { kind: { type: "string" }, id: { type: "string" } },
+          required: ["kind", "id"],
+          not: {
+            anyOf: [{ type: "object", properties: { kind: { type: "string", const: "a" } }, required: ["kind"] }],
+          },
+          additionalProperties: true,
+        },
       ],
     },
-    E: { anyOf: [{ type: "string", const: "x" }, { type: "string", const: "y" }, { title: "other", type: "string" }] },
+    E: {
+      anyOf: [
+        { type: "string", const: "x" },
+        { type: "string", const: "y" },
+        { title: "other", type: "string" },
+      ],
+    },
   };
 
   it("dispatches on the tag; known tag + bad payload fails; unknown tags need the shared fields", async () => {
     const d = await compileToy(tagged);
     expect(d.decodeU?.({ kind: "a", a: "1", _meta: 0 })).toEqual({ ok: true, value: { kind: "a", a: "1" } });
-    expect(d.decodeU?.({ kind: "a", id: "x" })).toEqual({ ok: false, error: { path: "/a", message: "required property is missing" } });
+    expect(d.decodeU?.({ kind: "a", id: "x" })).toEqual({
+      ok: false,
+      error: { path: "/a", message: "required property is missing" },
+    });
     const unknown = { kind: "b", id: "x", payload: [1] };
     expect(d.decodeU?.(unknown).value).toBe(unknown);
-    expect(d.decodeU?.({ kind: "b" })).toEqual({ ok: false, error: { path: "/id", message: "required property is missing" } });
+    expect(d.decodeU?.({ kind: "b" })).toEqual({
+      ok: false,
+      error: { path: "/id", message: "required property is missing" },
+    });
     expect(d.decodeU?.({ kind: 1 })).toEqual({ ok: false, error: { path: "/kind", message: "must be a string" } });
     expect(d.decodeU?.([])).toEqual({ ok: false, error: { path: "", message: "must be an object" } });
   });
@@ -111,12 +168,29 @@ describe("unions", () => {
 
   it("oneOf: exactly one branch; a strictly valid value is never reinterpreted by a repair", async () => {
     const d = await compileToy({
-      S: { type: "object", properties: { sessionId: { type: "string" }, note: { type: ["string", "null"], "x-deserialize-default-on-error": true } }, required: ["sessionId"] },
+      S: {
+        type: "object",
+        properties: {
+          sessionId: { type: "string" },
+          note: { type: ["string", "null"], "x-deserialize-default-on-error": true },
+        },
+        required: ["sessionId"],
+      },
       R: { type: "object", properties: { requestId: { type: "integer" } }, required: ["requestId"] },
-      Scoped: { type: "object", properties: {}, oneOf: [{ title: "Session", allOf: [{ $ref: "#/$defs/S" }] }, { title: "Request", allOf: [{ $ref: "#/$defs/R" }] }] },
+      Scoped: {
+        type: "object",
+        properties: {},
+        oneOf: [
+          { title: "Session", allOf: [{ $ref: "#/$defs/S" }] },
+          { title: "Request", allOf: [{ $ref: "#/$defs/R" }] },
+        ],
+      },
     });
     expect(d.decodeScoped?.({ sessionId: "s" }).ok).toBe(true);
-    expect(d.decodeScoped?.({ sessionId: "s", requestId: 1 })).toEqual({ ok: false, error: { path: "", message: "must match exactly one of Session, Request, but matches several" } });
+    expect(d.decodeScoped?.({ sessionId: "s", requestId: 1 })).toEqual({
+      ok: false,
+      error: { path: "", message: "must match exactly one of Session, Request, but matches several" },
+    });
     // Strictly, only Request matches (note is bad for S); decoding must not repair S into a second match.
     const strictlyRequest = { sessionId: "s", note: 5, requestId: 1 };
     expect(d.decodeScoped?.(strictlyRequest).value).toBe(strictlyRequest);
@@ -128,12 +202,17 @@ describe("generation fails loudly on what it does not implement", () => {
     ["a keyword it does not know", { X: { type: "string", pattern: "^a" } }],
     ["$ref with siblings", { X: { $ref: "#/$defs/Y", type: "object" }, Y: { type: "string" } }],
     ["an unknown format", { X: { type: "string", format: "hostname" } }],
-    ["a catch-all that does not exclude exactly the known tags", {
-      X: { anyOf: [
-        { type: "object", properties: { t: { type: "string", const: "a" } }, required: ["t"] },
-        { type: "object", properties: { t: { type: "string" } }, required: ["t"], not: { anyOf: [] } },
-      ] },
-    }],
+    [
+      "a catch-all that does not exclude exactly the known tags",
+      {
+        X: {
+          anyOf: [
+            { type: "object", properties: { t: { type: "string", const: "a" } }, required: ["t"] },
+            { type: "object", properties: { t: { type: "string" } }, required: ["t"], not: { anyOf: [] } },
+          ],
+        },
+      },
+    ],
     ["unevaluatedProperties other than true", { X: { type: "object", properties: {}, unevaluatedProperties: false } }],
     ["a $ref to a missing def", { X: { $ref: "#/$defs/Nope" } }],
   ];

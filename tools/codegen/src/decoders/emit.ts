@@ -52,7 +52,8 @@ function methodTables(schema: AcpSchema): string {
   const entries = (prefix: "decode" | "validate"): string[] =>
     methodsOf(schema).map((spec) => {
       for (const type of [spec.params, spec.result]) {
-        if (type !== undefined && !defByType.has(type)) throw new Error(`codegen: method ${spec.method} names unknown type ${type}`);
+        if (type !== undefined && !defByType.has(type))
+          throw new Error(`codegen: method ${spec.method} names unknown type ${type}`);
       }
       const result = spec.result === undefined ? "" : `, result: ${prefix}${spec.result}`;
       return `  ${JSON.stringify(spec.method)}: { params: ${prefix}${spec.params}${result} },`;

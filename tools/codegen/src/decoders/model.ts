@@ -92,7 +92,16 @@ export interface OneOfNode {
   readonly titles: readonly string[];
 }
 
-export type Node = PrimitiveNode | AnyNode | RefNode | NullableNode | ArrayNode | RecordNode | ObjectNode | UnionNode | OneOfNode;
+export type Node =
+  | PrimitiveNode
+  | AnyNode
+  | RefNode
+  | NullableNode
+  | ArrayNode
+  | RecordNode
+  | ObjectNode
+  | UnionNode
+  | OneOfNode;
 
 /** Keywords that carry no validation meaning (or are handled by the enclosing property). */
 const ANNOTATIONS = new Set([
@@ -109,7 +118,16 @@ const ANNOTATIONS = new Set([
 ]);
 
 const PRIMITIVE_KEYWORDS = new Set(["type", "const", "enum", "format", "minimum", "maximum", "minLength"]);
-const OBJECT_KEYWORDS = new Set(["type", "properties", "required", "additionalProperties", "unevaluatedProperties", "allOf", "anyOf", "oneOf"]);
+const OBJECT_KEYWORDS = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "allOf",
+  "anyOf",
+  "oneOf",
+]);
 
 export class UnsupportedSchemaError extends Error {
   override readonly name = "UnsupportedSchemaError";
@@ -167,20 +185,27 @@ export function classify(schema: unknown, where: string, options: ClassifyOption
   if (!isObjectSchema && types === undefined) {
     if (keys.length === 1 && Array.isArray(schema.allOf)) {
       if (schema.allOf.length === 1) return classify(schema.allOf[0], `${where}/allOf/0`);
-      return { kind: "object", checkType: false, properties: [], requiredOnly: [], parts: schema.allOf.map((part, i) => classify(part, `${where}/allOf/${i}`)) };
+      return {
+        kind: "object",
+        checkType: false,
+        properties: [],
+        requiredOnly: [],
+        parts: schema.allOf.map((part, i) => classify(part, `${where}/allOf/${i}`)),
+      };
     }
     if (keys.length === 1 && Array.isArray(schema.anyOf)) return classifyAnyOf(schema.anyOf, `${where}/anyOf`);
     if (keys.length === 1 && Array.isArray(schema.oneOf)) return classifyOneOf(schema.oneOf, `${where}/oneOf`);
     throw new UnsupportedSchemaError(`${where}: unsupported keyword combination ${keys.join(", ")}`);
   }
 
-  if (types !== undefined && types.includes("array")) {
+  if (types?.includes("array")) {
     return classifyArray(schema, types, where);
   }
   if (isObjectSchema) return classifyObject(schema, types, where, options);
 
   for (const key of keys) {
-    if (!PRIMITIVE_KEYWORDS.has(key)) throw new UnsupportedSchemaError(`${where}: keyword ${key} is not supported on a primitive`);
+    if (!PRIMITIVE_KEYWORDS.has(key))
+      throw new UnsupportedSchemaError(`${where}: keyword ${key} is not supported on a primitive`);
   }
   const node: PrimitiveNode = {
     kind: "primitive",
@@ -199,7 +224,8 @@ function classifyArray(schema: Json, types: JsonType[], where: string): Node {
   const others = types.filter((t) => t !== "array" && t !== "null");
   if (others.length > 0) throw new UnsupportedSchemaError(`${where}: array mixed with ${others.join(", ")}`);
   for (const key of validationKeys(schema)) {
-    if (!["type", "items", "minItems"].includes(key)) throw new UnsupportedSchemaError(`${where}: keyword ${key} is not supported on an array`);
+    if (!["type", "items", "minItems"].includes(key))
+      throw new UnsupportedSchemaError(`${where}: keyword ${key} is not supported on an array`);
   }
   const array: ArrayNode = {
     kind: "array",
@@ -216,7 +242,7 @@ function classifyObject(schema: Json, types: JsonType[] | undefined, where: stri
     if (key === "not" && options.knownTags !== undefined) continue;
     throw new UnsupportedSchemaError(`${where}: keyword ${key} is not supported on an object`);
   }
-  if (types !== undefined && types.some((t) => t !== "object" && t !== "null")) {
+  if (types?.some((t) => t !== "object" && t !== "null")) {
     throw new UnsupportedSchemaError(`${where}: object mixed with ${types.join(", ")}`);
   }
   const nullable = types?.includes("null") ?? false;
@@ -237,7 +263,8 @@ function classifyObject(schema: Json, types: JsonType[] | undefined, where: stri
   }
 
   // `{type: object}` (e.g. `_meta`): any object, a leaf check.
-  const hasStructure = Object.keys(properties).length > 0 || required.length > 0 || schema.allOf || schema.anyOf || schema.oneOf;
+  const hasStructure =
+    Object.keys(properties).length > 0 || required.length > 0 || schema.allOf || schema.anyOf || schema.oneOf;
   if (!hasStructure && options.knownTag === undefined && options.knownTags === undefined) {
     return { kind: "primitive", types: types ?? ["object"] };
   }
@@ -246,7 +273,8 @@ function classifyObject(schema: Json, types: JsonType[] | undefined, where: stri
   for (const [name, propertySchema] of Object.entries(properties)) {
     if (name === options.knownTag) continue;
     const isRequired = required.includes(name);
-    if (!isJson(propertySchema) && propertySchema !== true) throw new UnsupportedSchemaError(`${where}/properties/${name}: not a schema`);
+    if (!isJson(propertySchema) && propertySchema !== true)
+      throw new UnsupportedSchemaError(`${where}/properties/${name}: not a schema`);
     const property = isJson(propertySchema) ? propertySchema : {};
     const node = classify(propertySchema, `${where}/properties/${name}`);
     propertyNodes.push({
@@ -262,9 +290,11 @@ function classifyObject(schema: Json, types: JsonType[] | undefined, where: stri
   const requiredOnly = required.filter((name) => !declared.has(name) && name !== options.knownTag);
   const parts = Array.isArray(schema.allOf) ? schema.allOf.map((part, i) => classify(part, `${where}/allOf/${i}`)) : [];
   const union = Array.isArray(schema.anyOf) ? classifyAnyOf(schema.anyOf, `${where}/anyOf`) : undefined;
-  if (union !== undefined && union.kind !== "union") throw new UnsupportedSchemaError(`${where}: anyOf on an object must be a union of objects`);
+  if (union !== undefined && union.kind !== "union")
+    throw new UnsupportedSchemaError(`${where}: anyOf on an object must be a union of objects`);
   const oneOf = Array.isArray(schema.oneOf) ? classifyOneOf(schema.oneOf, `${where}/oneOf`) : undefined;
-  if (oneOf !== undefined && oneOf.kind !== "oneOf") throw new UnsupportedSchemaError(`${where}: oneOf on an object must list object branches`);
+  if (oneOf !== undefined && oneOf.kind !== "oneOf")
+    throw new UnsupportedSchemaError(`${where}: oneOf on an object must list object branches`);
   const object: ObjectNode = {
     kind: "object",
     checkType: options.knownTag === undefined && options.knownTags === undefined,
@@ -308,7 +338,8 @@ function classifyAnyOf(branches: unknown[], where: string): Node {
   }
   const tags = branches.map((branch) => (isJson(branch) ? tagOf(branch) : undefined));
   const tagKeys = new Set(tags.filter((tag) => tag !== undefined).map((tag) => tag.key));
-  if (tagKeys.size > 1) throw new UnsupportedSchemaError(`${where}: branches disagree on the tag key (${[...tagKeys].join(", ")})`);
+  if (tagKeys.size > 1)
+    throw new UnsupportedSchemaError(`${where}: branches disagree on the tag key (${[...tagKeys].join(", ")})`);
   const tag = [...tagKeys][0];
 
   if (tag === undefined) {
@@ -329,7 +360,8 @@ function classifyAnyOf(branches: unknown[], where: string): Node {
     const branchWhere = `${where}/${i}`;
     const branchTag = tags[i];
     if (branchTag !== undefined) {
-      if (variants.some((v) => v.tag === branchTag.value)) throw new UnsupportedSchemaError(`${branchWhere}: duplicate tag ${branchTag.value}`);
+      if (variants.some((v) => v.tag === branchTag.value))
+        throw new UnsupportedSchemaError(`${branchWhere}: duplicate tag ${branchTag.value}`);
       variants.push({ tag: branchTag.value, node: classify(branch, branchWhere, { knownTag: tag }) });
       return;
     }
@@ -352,9 +384,13 @@ function checkCatchAll(branch: Json, tag: string, known: string[], where: string
   if (!isJson(tagSchema) || tagSchema.type !== "string" || validationKeys(tagSchema).length !== 1) {
     throw new UnsupportedSchemaError(`${where}: catch-all tag ${tag} must be a plain string`);
   }
-  if (!Array.isArray(branch.required) || !branch.required.includes(tag)) throw new UnsupportedSchemaError(`${where}: catch-all must require ${tag}`);
+  if (!Array.isArray(branch.required) || !branch.required.includes(tag))
+    throw new UnsupportedSchemaError(`${where}: catch-all must require ${tag}`);
   const not = branch.not;
-  const excluded = isJson(not) && Array.isArray(not.anyOf) ? not.anyOf.map((entry) => (isJson(entry) ? tagOf(entry)?.value : undefined)) : [];
+  const excluded =
+    isJson(not) && Array.isArray(not.anyOf)
+      ? not.anyOf.map((entry) => (isJson(entry) ? tagOf(entry)?.value : undefined))
+      : [];
   const sameSet = excluded.length === known.length && known.every((value) => excluded.includes(value));
   if (!sameSet) throw new UnsupportedSchemaError(`${where}: catch-all "not" does not exclude exactly the known tags`);
 }
