@@ -5,17 +5,17 @@
 //    ranges rewritten, only the `files` allow-list shipped).
 // 2. publint and @arethetypeswrong/cli on each tarball (errors and warnings fail; attw with the
 //    esm-only profile, since the packages are ESM only by design).
-// 3. A fresh npm project installs the five tarballs together. The @acp-kit scope points at a dead
-//    registry, so a dependency that does not resolve to a local tarball fails the install instead
-//    of silently fetching a published version; the lockfile is then checked for exactly one copy
-//    of each package, each from its tarball.
+// 3. A fresh npm project installs the five tarballs together (their third-party dependencies come
+//    from the registry, as for a user). The @acp-kit scope points at a dead registry and any request
+//    to it fails the check, so nothing can silently come from a published version; the lockfile is
+//    then checked for exactly one copy of each package, each from its tarball.
 // 4. Runs fixture/consumer.mjs there (every entry point imported, one real prompt turn) and
 //    type-checks fixture/*.ts with the repo's tsc against the installed declarations.
 //
 // Expects the packages to be built (turbo runs this `test` task after their `build`).
 // Every temporary directory is removed on exit, also on failure or Ctrl-C.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -99,8 +99,8 @@ try {
       const tarball = join(tarballDir, created[0]);
       tarballs.set(manifest.name, tarball);
       const packed = JSON.parse(exec("tar", ["-xzOf", tarball, "package/package.json"]));
-      const unrewritten = Object.entries({ ...packed.dependencies, ...packed.peerDependencies }).filter(
-        ([, range]) => /^(workspace|catalog):/.test(range),
+      const unrewritten = Object.entries({ ...packed.dependencies, ...packed.peerDependencies }).filter(([, range]) =>
+        /^(workspace|catalog):/.test(range),
       );
       if (unrewritten.length > 0) throw new Error(`unpublishable ranges: ${JSON.stringify(unrewritten)}`);
       const files = exec("tar", ["-tzf", tarball]).split("\n");
@@ -148,15 +148,32 @@ try {
   const installed = await check("npm install of the five tarballs", () => {
     if (tarballs.size !== PACKAGES.length) throw new Error("not every package was packed");
     const typesNode = JSON.parse(readFileSync(repoRequire.resolve("@types/node/package.json"), "utf8")).version;
+    const dependencies = Object.fromEntries([...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]));
+    // The packed packages depend on each other by version (`^0.0.0`): without the overrides npm
+    // asks the registry for @acp-kit/protocol before settling on the local tarball.
+    const overrides = Object.fromEntries([...tarballs.keys()].map((name) => [name, `$${name}`]));
+    const manifest = { name: "pack-smoke-consumer", private: true, type: "module", dependencies, overrides };
     writeFileSync(
       join(project, "package.json"),
-      `${JSON.stringify({ name: "pack-smoke-consumer", private: true, type: "module", devDependencies: { "@types/node": typesNode } }, null, 2)}\n`,
+      `${JSON.stringify({ ...manifest, devDependencies: { "@types/node": typesNode } }, null, 2)}\n`,
     );
-    exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs.values()], {
-      cwd: project,
-      env: { "npm_config_@acp-kit:registry": DEAD_REGISTRY },
-      timeoutMs: 180_000,
-    });
+    const log = exec(
+      "npm",
+      [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--fetch-retries=0",
+        "--loglevel=http",
+        ...tarballs.values(),
+      ],
+      { cwd: project, env: { "npm_config_@acp-kit:registry": DEAD_REGISTRY }, timeoutMs: 180_000 },
+    );
+    const registryHits = log.split("\n").filter((line) => line.includes(DEAD_REGISTRY));
+    if (registryHits.length > 0) {
+      throw new Error(`npm asked the registry for an @acp-kit package:\n${registryHits.join("\n")}`);
+    }
     const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8"));
     const copies = Object.entries(lock.packages).filter(([path]) => /(^|\/)node_modules\/@acp-kit\//.test(path));
     const problems = [];
@@ -170,7 +187,8 @@ try {
         }
       }
     }
-    if (copies.length !== tarballs.size) problems.push(`unexpected @acp-kit packages: ${copies.map(([p]) => p).join(", ")}`);
+    if (copies.length !== tarballs.size)
+      problems.push(`unexpected @acp-kit packages: ${copies.map(([p]) => p).join(", ")}`);
     if (problems.length > 0) throw new Error(problems.join("\n"));
     return `${Object.keys(lock.packages).length - 1} packages installed, each @acp-kit package once, from its tarball`;
   });
