@@ -4,7 +4,7 @@
 // workspace's dependencies), so a fresh clone on a machine with only Node and npm works.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const pinned = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.split("@")[1];
@@ -66,7 +66,9 @@ function clearReports() {
 
 const task = process.argv[2];
 const pnpm = ensurePnpm();
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
+// turbo (and nested `pnpm` calls in scripts) look pnpm up on PATH: put the private copy first.
+const pathWithPnpm = pnpm === "pnpm" ? process.env.PATH : `${dirname(pnpm)}${delimiter}${process.env.PATH ?? ""}`;
+const env = { ...process.env, PATH: pathWithPnpm, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
 must(pnpm, ["install", "--frozen-lockfile", "--reporter=append-only"], { env });
 
 if (task === "test") {
