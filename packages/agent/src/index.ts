@@ -6,7 +6,7 @@ export type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "
 export type { Turn, NoticeInput } from "./turn.js";
 export { TurnToolCall } from "./turn.js";
 export type { FollowUp } from "./work-run.js";
-export { isStopReason, type StopReason } from "./stop-reason.js";
+export { isStopReason, type StopReason } from "@acp-kit/protocol";
 export { MessageBuilder, type MessageKind } from "./builders/message.js";
 export { ToolCallBuilder, isFinalToolStatus, type ToolCallInit, type ToolCallPatch, type ToolCallContentInput } from "./builders/tool-call.js";
 export { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";

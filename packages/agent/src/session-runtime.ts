@@ -30,7 +30,7 @@ import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
 import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
-import { isStopReason, type StopReason } from "./stop-reason.js";
+import { isStopReason, type StopReason } from "@acp-kit/protocol";
 import { TurnImpl, type NoticeInput, type TurnHost } from "./turn.js";
 import type { UpdateOwner } from "./update-owner.js";
 import type { UpdateSender } from "./update-sender.js";

@@ -4,7 +4,7 @@
  * Every method may be async so that a store can be persistent.
  */
 import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol";
-import type { StopReason } from "./stop-reason.js";
+import type { StopReason } from "@acp-kit/protocol";
 
 /**
  * How the session's last foreground work ended (its idle `state_update`). State snapshots are not

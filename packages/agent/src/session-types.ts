@@ -3,7 +3,7 @@ import type { AvailableCommand, ClientCapabilities, Implementation, McpServer, S
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
 import type { TerminalBuilder, TerminalInit } from "./builders/terminal.js";
 import type { ToolCallBuilder, ToolCallInit } from "./builders/tool-call.js";
-import type { StopReason } from "./stop-reason.js";
+import type { StopReason } from "@acp-kit/protocol";
 import type { NoticeInput, Turn } from "./turn.js";
 
 export type ForegroundState = "idle" | "running" | "requires_action";

@@ -6,7 +6,7 @@
 import type { ContentBlock } from "@acp-kit/protocol";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { ToolCallBuilder } from "./builders/tool-call.js";
-import type { StopReason } from "./stop-reason.js";
+import type { StopReason } from "@acp-kit/protocol";
 
 /** A prompt delivered to a running turn that opted in with `turn.onFollowUp`. */
 export interface FollowUp {

@@ -2,18 +2,11 @@
  * Handles on foreground work: a `Turn` follows one prompt from `session/prompt` to the idle
  * state update that ends it; a `ForegroundWork` follows work the agent started on its own.
  */
-import type { AcpErrorObject, SessionUpdate } from "@acp-kit/protocol";
+import type { AcpErrorObject, ReceivedStopReason, SessionUpdate } from "@acp-kit/protocol";
 import { UpdateFeed } from "./update-feed.js";
 
-/** Why foreground work stopped. Custom reasons start with `_`. */
-export type StopReason =
-  | "end_turn"
-  | "max_tokens"
-  | "max_turn_requests"
-  | "refusal"
-  | "cancelled"
-  | "error"
-  | (string & {});
+/** Why foreground work stopped, as received: ACP's reasons, `_`-prefixed custom ones, or a newer peer's. */
+export type StopReason = ReceivedStopReason;
 
 export interface TurnResult {
   /** From the idle state update; absent when the agent did not report one. */

@@ -22,3 +22,4 @@ export {
 } from "./sides.js";
 export { isSupportedProtocolVersion, negotiateProtocolVersion, negotiateVersion, unsupportedAgentVersionError } from "./version.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
+export { STOP_REASONS, isStopReason, type KnownStopReason, type ReceivedStopReason, type StopReason } from "./stop-reason.js";
