@@ -1,13 +1,15 @@
 // One vitest configuration for every workspace package.
 // Tests import sibling packages from their TypeScript sources (not from dist),
 // so a change in @acp-kit/protocol is seen by the agent's tests without a rebuild.
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineConfig, type TestUserConfig, type ViteUserConfig } from "vitest/config";
 
 const repoRoot = import.meta.dirname;
 
-interface ExportEntry { import?: string }
+interface ExportEntry {
+  import?: string;
+}
 
 function sourceAliases(): { find: RegExp; replacement: string }[] {
   const aliases: { find: RegExp; replacement: string }[] = [];
@@ -15,7 +17,10 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
   for (const name of readdirSync(dir)) {
     const pkgFile = join(dir, name, "package.json");
     if (!existsSync(pkgFile)) continue;
-    const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { name: string; exports: Record<string, ExportEntry | string> };
+    const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as {
+      name: string;
+      exports: Record<string, ExportEntry | string>;
+    };
     for (const [subpath, entry] of Object.entries(pkg.exports)) {
       if (typeof entry === "string" || !entry.import) continue;
       const source = entry.import.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
@@ -34,7 +39,11 @@ export function defineAcpKitVitestConfig(packageDir: string, overrides: TestUser
     test: {
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       // Source errors are the `typecheck` task's job (tsc over the whole package); here only type tests count.
-      typecheck: { include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"], tsconfig: join(packageDir, "tsconfig.json"), ignoreSourceErrors: true },
+      typecheck: {
+        include: ["src/**/*.test-d.ts", "test/**/*.test-d.ts"],
+        tsconfig: join(packageDir, "tsconfig.json"),
+        ignoreSourceErrors: true,
+      },
       // The JSON report feeds the one-line total that `npm test` prints at the end.
       reporters: ["default", ["json", { outputFile: join(packageDir, ".test-results", "vitest.json") }]],
       testTimeout: 20_000,

@@ -3,7 +3,7 @@
 // Each one provisions what it needs on first use (pnpm at the pinned version, the
 // workspace's dependencies), so a fresh clone on a machine with only Node and npm works.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -32,13 +32,23 @@ function ensurePnpm() {
   const local = join(root, ".tools", "node_modules", ".bin", "pnpm");
   if (!existsSync(local) || versionOf(local) !== pinned) {
     console.error(`→ installing pnpm@${pinned} into .tools/ (first run only)`);
-    must("npm", ["install", "--prefix", join(root, ".tools"), "--no-audit", "--no-fund", "--loglevel=error", `pnpm@${pinned}`]);
+    must("npm", [
+      "install",
+      "--prefix",
+      join(root, ".tools"),
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      `pnpm@${pinned}`,
+    ]);
   }
   return local;
 }
 
 function summarizeTests() {
-  let passed = 0, failed = 0, skipped = 0, files = 0;
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
   for (const group of ["packages", "apps", "tools"]) {
     const dir = join(root, group);
     if (!existsSync(dir)) continue;
@@ -46,7 +56,6 @@ function summarizeTests() {
       const report = join(dir, name, ".test-results", "vitest.json");
       if (!existsSync(report)) continue;
       const r = JSON.parse(readFileSync(report, "utf8"));
-      files += r.numTotalTestSuites ?? 0;
       passed += r.numPassedTests ?? 0;
       failed += r.numFailedTests ?? 0;
       skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
@@ -73,6 +82,7 @@ must(pnpm, ["install", "--frozen-lockfile", "--reporter=append-only"], { env });
 
 if (task === "test") {
   clearReports();
+  must(pnpm, ["exec", "biome", "check", "."], { env });
   must(pnpm, ["run", "codegen", "--check"], { env });
   const code = run(pnpm, ["exec", "turbo", "run", "typecheck", "test", "--concurrency=2", "--continue"], { env });
   const failed = summarizeTests();

@@ -15,8 +15,9 @@
 //   acp-kit+valid  the same with strict outgoing validation on (the development default).
 //   SDK            the official SDK's agent()/client() apps over its in-memory pairing, the agent's
 //                  session/prompt handler hand-writing running, user_message, the chunks and idle.
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+
 import { createClientSideConnection, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { jsonOutput as json } from "./shared/args.js";
 import { bestOfInterleavedRounds } from "./shared/rounds.js";
 import { formatRate, verdict } from "./shared/stats.js";
@@ -31,7 +32,11 @@ interface BenchAgent {
 }
 const agentEntry = new URL("../../packages/agent/src/index.ts", import.meta.url).href;
 const { defineAgent } = (await import(agentEntry)) as {
-  defineAgent(definition: { info: typeof info; validateOutgoing: boolean; prompt(turn: BenchTurn): Promise<string> }): BenchAgent;
+  defineAgent(definition: {
+    info: typeof info;
+    validateOutgoing: boolean;
+    prompt(turn: BenchTurn): Promise<string>;
+  }): BenchAgent;
 };
 
 const TURNS = 2_000;
@@ -112,13 +117,20 @@ async function sdk(): Promise<Stack> {
       // The work goes on after the prompt is answered (acceptance = insertion).
       void (async () => {
         const agentMessageId = `a${nextMessage++}`;
-        for (let i = 0; i < CHUNKS; i++) await send({ sessionUpdate: "agent_message_chunk", messageId: agentMessageId, content: { type: "text", text: chunkText } });
+        for (let i = 0; i < CHUNKS; i++)
+          await send({
+            sessionUpdate: "agent_message_chunk",
+            messageId: agentMessageId,
+            content: { type: "text", text: chunkText },
+          });
         await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
       })();
       return { messageId };
     });
   const idle = idleWaiter();
-  const clientApp = acp.client({ name: "bench-client" }).onNotification("session/update", (ctx) => idle.onUpdate(ctx.params.update as never));
+  const clientApp = acp
+    .client({ name: "bench-client" })
+    .onNotification("session/update", (ctx) => idle.onUpdate(ctx.params.update as never));
   const connection = clientApp.connect(agentApp);
   await connection.agent.request("initialize", initializeParams);
   const { sessionId } = await connection.agent.request("session/new", { cwd: "/bench" });
@@ -161,7 +173,11 @@ const result = {
   node: process.version,
   turns: TURNS,
   chunksPerTurn: CHUNKS,
-  turnsPerSecond: { acpKit: Math.round(best.ours), acpKitValidated: Math.round(best.oursValidated), sdk: Math.round(best.sdk) },
+  turnsPerSecond: {
+    acpKit: Math.round(best.ours),
+    acpKitValidated: Math.round(best.oursValidated),
+    sdk: Math.round(best.sdk),
+  },
   updatesPerSecond: {
     acpKit: Math.round(best.ours * updatesPerTurn),
     acpKitValidated: Math.round(best.oursValidated * updatesPerTurn),

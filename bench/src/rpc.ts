@@ -14,7 +14,7 @@
 //   SDK            @agentclientprotocol/sdk v2 agent()/client() apps over its in-memory stream
 //                  pair (`clientApp.connect(agentApp)`: TransformStreams of message objects,
 //                  zod parsing of inbound params)
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+
 import {
   Connection,
   createAgentSideConnection,
@@ -22,6 +22,7 @@ import {
   createInMemoryTransportPair,
   type SessionUpdate,
 } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 
 const NOTIFICATIONS = 100_000;
 const ROUND_TRIPS = 20_000;
@@ -213,5 +214,7 @@ for (const workload of Object.keys(workloads) as Workload[]) {
 if (json) {
   process.stdout.write(`${JSON.stringify({ benchmark: "rpc", node: process.version, ...results })}\n`);
 } else {
-  process.stdout.write(`JSON-RPC over in-memory pairs (Node ${process.version}; best of ${ROUNDS} interleaved rounds after warm-up)\n${lines.join("\n")}\n`);
+  process.stdout.write(
+    `JSON-RPC over in-memory pairs (Node ${process.version}; best of ${ROUNDS} interleaved rounds after warm-up)\n${lines.join("\n")}\n`,
+  );
 }

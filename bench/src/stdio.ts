@@ -85,8 +85,16 @@ if (json) {
   console.log(`stdio: ${count} agent_message_chunk updates, agent -> client over pipes, median of ${rounds} rounds\n`);
   console.log(rows.join("\n"));
   console.log("");
-  console.log(`ours / sdk          ${ratios.oursVsSdk}x   (target >= ${targets.oursVsSdk}x: ${verdict(met.oursVsSdk)})`);
-  console.log(`ours / raw          ${ratios.oursVsRaw}x   (target >= ${targets.oursVsRaw}x: ${verdict(met.oursVsRaw)})`);
-  console.log(`ours / raw-batched  ${ratios.oursVsRawBatched}x   (target >= ${targets.oursVsRawBatched}x: ${verdict(met.oursVsRawBatched)})`);
-  console.log(`write coalescing: macrotask / none ${ratios.macrotaskVsNoCoalescing}x, macrotask / microtask ${ratios.macrotaskVsMicrotask}x`);
+  console.log(
+    `ours / sdk          ${ratios.oursVsSdk}x   (target >= ${targets.oursVsSdk}x: ${verdict(met.oursVsSdk)})`,
+  );
+  console.log(
+    `ours / raw          ${ratios.oursVsRaw}x   (target >= ${targets.oursVsRaw}x: ${verdict(met.oursVsRaw)})`,
+  );
+  console.log(
+    `ours / raw-batched  ${ratios.oursVsRawBatched}x   (target >= ${targets.oursVsRawBatched}x: ${verdict(met.oursVsRawBatched)})`,
+  );
+  console.log(
+    `write coalescing: macrotask / none ${ratios.macrotaskVsNoCoalescing}x, macrotask / microtask ${ratios.macrotaskVsMicrotask}x`,
+  );
 }

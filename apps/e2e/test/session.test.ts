@@ -245,7 +245,9 @@ describe("resume with replay after a dropped WebSocket", () => {
     await setAuto(resumed);
     await referenceSession.prompt("third").done;
     await resumed.prompt("third").done;
-    expect(normalizeSnapshot(resumed.store.getSnapshot())).toEqual(normalizeSnapshot(referenceSession.store.getSnapshot()));
+    expect(normalizeSnapshot(resumed.store.getSnapshot())).toEqual(
+      normalizeSnapshot(referenceSession.store.getSnapshot()),
+    );
   });
 });
 
@@ -285,7 +287,9 @@ describe("resume with replay after a socket dropped while output streams", () =>
     // cancelled, and its terminal interrupted and no longer offering cancel.
     expect(replayed.state.stopReason).toBe("cancelled");
     expect([...replayed.toolCalls.values()].map((c) => c.status)).toEqual(["cancelled"]);
-    expect([...replayed.terminals.values()].map((t) => [t.exitStatus, t.capabilities?.cancel])).toEqual([[{ signal: "SIGINT" }, undefined]]);
+    expect([...replayed.terminals.values()].map((t) => [t.exitStatus, t.capabilities?.cancel])).toEqual([
+      [{ signal: "SIGINT" }, undefined],
+    ]);
     expect(replayed.messages.user).toEqual(seen.messages.user);
     expect(replayed.messages.agent).toEqual(seen.messages.agent);
     const before = [...seen.terminals.values()][0];

@@ -10,9 +10,14 @@ const stream = acp.ndJsonStream(
 acp
   .agent()
   .onRequest("initialize", () => initializeResult as acp.InitializeResponse)
-  .onRequest(STREAM_METHOD, (params: unknown) => params as { count: number }, async ({ params, client }) => {
-    for (let i = 0; i < params.count; i++) await client.notify("session/update", chunkUpdate(i) as acp.UpdateSessionNotification);
-    reportPeakRss();
-    return { sent: params.count };
-  })
+  .onRequest(
+    STREAM_METHOD,
+    (params: unknown) => params as { count: number },
+    async ({ params, client }) => {
+      for (let i = 0; i < params.count; i++)
+        await client.notify("session/update", chunkUpdate(i) as acp.UpdateSessionNotification);
+      reportPeakRss();
+      return { sent: params.count };
+    },
+  )
   .connect(stream);

@@ -53,7 +53,10 @@ async function oursRunner(coalescing: WriteCoalescing): Promise<Runner> {
 }
 
 async function sdkRunner(): Promise<Runner> {
-  const child = spawn(process.execPath, agentArgs("./agent-sdk.ts"), { env: agentEnv(), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, agentArgs("./agent-sdk.ts"), {
+    env: agentEnv(),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   pipeStderrLines(child.stderr);
   const ndJson = acp.ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,

@@ -4,26 +4,26 @@
  * connection ends. Params arrive decoded by the typed connection; what we send is validated here.
  */
 import {
-  createAgentSideConnection,
-  decoders,
-  negotiateVersion,
-  RequestError,
-  SUPPORTED_PROTOCOL_VERSIONS,
   type AcpConnection,
   type AgentCapabilities,
   type ClientCapabilities,
   type CloseSessionResponse,
+  createAgentSideConnection,
+  decoders,
+  type InitializeRequest,
   type ListSessionsRequest,
   type ListSessionsResponse,
-  type NewSessionRequest,
-  type NewSessionResponse,
-  type ResumeSessionRequest,
-  type ResumeSessionResponse,
-  type SetSessionConfigOptionResponse,
-  type InitializeRequest,
   type Logger,
   type McpServer,
+  type NewSessionRequest,
+  type NewSessionResponse,
+  negotiateVersion,
+  RequestError,
+  type ResumeSessionRequest,
+  type ResumeSessionResponse,
   type SessionUpdate,
+  type SetSessionConfigOptionResponse,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from "@acp-kit/protocol";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -34,8 +34,8 @@ import { strictOutgoingCheck } from "./outgoing-check.js";
 import type { Peer } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
-import type { AgentSession, ClientContext } from "./session-types.js";
 import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
+import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
 
 /** Settings resolved once by `defineAgent`. */
@@ -100,7 +100,12 @@ export class AgentConnection implements AgentConnectionHandle {
         return conn.isClosed;
       },
     };
-    this.#sender = new UpdateSender(this.#peer, agent.store, agent.validateOutgoing ? strictOutgoingCheck : undefined, agent.logger);
+    this.#sender = new UpdateSender(
+      this.#peer,
+      agent.store,
+      agent.validateOutgoing ? strictOutgoingCheck : undefined,
+      agent.logger,
+    );
     this.#authenticated = (agent.definition.authMethods?.length ?? 0) === 0;
     this.#register();
     // The abort fires synchronously as the connection ends, before the rejections of our pending
@@ -149,52 +154,72 @@ export class AgentConnection implements AgentConnectionHandle {
     const conn = this.#conn;
     const def = this.#agent.definition;
     conn.connection.onRequest("initialize", (params) => this.#initialize(params));
-    conn.onRequest("auth/login", (p) => this.#handle("auth/login", async () => {
-      this.#requireAuthMethods("auth/login");
-      const method = def.authMethods?.find((m) => m.methodId === p.methodId);
-      if (method === undefined) throw RequestError.invalidParams(`Unknown auth method "${p.methodId}"`, { methodId: p.methodId });
-      if ((method as { type: string }).type !== "agent") {
-        throw RequestError.invalidParams(`Auth method "${p.methodId}" is not an agent-type method and cannot be used with auth/login`, { methodId: p.methodId });
-      }
-      await def.login!(p.methodId, this.#client!);
-      this.#authenticated = true;
-      return {};
-    }));
-    conn.onRequest("auth/logout", () => this.#handle("auth/logout", async () => {
-      this.#requireAuthMethods("auth/logout");
-      await def.logout?.(this.#client!);
-      this.#authenticated = false;
-      return {};
-    }));
+    conn.onRequest("auth/login", (p) =>
+      this.#handle("auth/login", async () => {
+        this.#requireAuthMethods("auth/login");
+        const method = def.authMethods?.find((m) => m.methodId === p.methodId);
+        if (method === undefined)
+          throw RequestError.invalidParams(`Unknown auth method "${p.methodId}"`, { methodId: p.methodId });
+        if ((method as { type: string }).type !== "agent") {
+          throw RequestError.invalidParams(
+            `Auth method "${p.methodId}" is not an agent-type method and cannot be used with auth/login`,
+            { methodId: p.methodId },
+          );
+        }
+        await def.login!(p.methodId, this.#client!);
+        this.#authenticated = true;
+        return {};
+      }),
+    );
+    conn.onRequest("auth/logout", () =>
+      this.#handle("auth/logout", async () => {
+        this.#requireAuthMethods("auth/logout");
+        await def.logout?.(this.#client!);
+        this.#authenticated = false;
+        return {};
+      }),
+    );
     conn.onRequest("session/new", (p) => this.#handle("session/new", () => this.#newSession(p)));
     conn.onRequest("session/list", (p) => this.#handle("session/list", () => this.#listSessions(p)));
     conn.onRequest("session/resume", (p) => this.#handle("session/resume", () => this.#resumeSession(p)));
     conn.onRequest("session/close", (p) => this.#handle("session/close", () => this.#closeSession(p.sessionId)));
     conn.onRequest("session/delete", (p) => this.#handle("session/delete", () => this.#deleteSession(p.sessionId)));
-    conn.onRequest("session/prompt", (p) => this.#handle("session/prompt", () => {
-      const session = this.#live(p.sessionId);
-      assertPromptSupported(p.prompt, this.#agent.capabilities);
-      return session.prompt(p.prompt);
-    }));
-    conn.onRequest("session/set_config_option", (p) => this.#handle("session/set_config_option", () => this.#setConfigOption(p)));
-    conn.onRequest("tool_call/cancel", (p) => this.#handle("tool_call/cancel", async () => {
-      const call = this.#live(p.sessionId).findToolCall(p.toolCallId);
-      const onCancel = call?.cancelHandler;
-      if (call === undefined || onCancel === undefined) {
-        throw RequestError.invalidParams(`Tool call "${p.toolCallId}" is unknown, final, or not cancellable`, { toolCallId: p.toolCallId });
-      }
-      await onCancel();
-      return {};
-    }));
-    conn.onRequest("terminal/cancel", (p) => this.#handle("terminal/cancel", async () => {
-      const terminal = this.#live(p.sessionId).findTerminal(p.terminalId);
-      const onCancel = terminal?.cancelHandler;
-      if (terminal === undefined || onCancel === undefined) {
-        throw RequestError.invalidParams(`Terminal "${p.terminalId}" is unknown, exited, or not cancellable`, { terminalId: p.terminalId });
-      }
-      await onCancel();
-      return {};
-    }));
+    conn.onRequest("session/prompt", (p) =>
+      this.#handle("session/prompt", () => {
+        const session = this.#live(p.sessionId);
+        assertPromptSupported(p.prompt, this.#agent.capabilities);
+        return session.prompt(p.prompt);
+      }),
+    );
+    conn.onRequest("session/set_config_option", (p) =>
+      this.#handle("session/set_config_option", () => this.#setConfigOption(p)),
+    );
+    conn.onRequest("tool_call/cancel", (p) =>
+      this.#handle("tool_call/cancel", async () => {
+        const call = this.#live(p.sessionId).findToolCall(p.toolCallId);
+        const onCancel = call?.cancelHandler;
+        if (call === undefined || onCancel === undefined) {
+          throw RequestError.invalidParams(`Tool call "${p.toolCallId}" is unknown, final, or not cancellable`, {
+            toolCallId: p.toolCallId,
+          });
+        }
+        await onCancel();
+        return {};
+      }),
+    );
+    conn.onRequest("terminal/cancel", (p) =>
+      this.#handle("terminal/cancel", async () => {
+        const terminal = this.#live(p.sessionId).findTerminal(p.terminalId);
+        const onCancel = terminal?.cancelHandler;
+        if (terminal === undefined || onCancel === undefined) {
+          throw RequestError.invalidParams(`Terminal "${p.terminalId}" is unknown, exited, or not cancellable`, {
+            terminalId: p.terminalId,
+          });
+        }
+        await onCancel();
+        return {};
+      }),
+    );
     conn.onNotification("session/cancel", (p) => {
       // Notifications before initialize are dropped; cancelling an unknown session is a no-op.
       if (this.#client === undefined) return;
@@ -220,7 +245,8 @@ export class AgentConnection implements AgentConnectionHandle {
   async #handle<T>(method: string, run: () => T | Promise<T>): Promise<T> {
     if (this.#client === undefined) throw RequestError.invalidRequest(`Invalid request: ${method} before initialize`);
     this.#sawOtherRequest = true;
-    const sessionScoped = method.startsWith("session/") || method === "tool_call/cancel" || method === "terminal/cancel";
+    const sessionScoped =
+      method.startsWith("session/") || method === "tool_call/cancel" || method === "terminal/cancel";
     if (sessionScoped && !has(this.#agent.capabilities.session)) throw RequestError.methodNotFound(method);
     if (method === "session/delete" && !has((this.#agent.capabilities.session as { delete?: unknown }).delete)) {
       throw RequestError.methodNotFound(method);
@@ -280,10 +306,13 @@ export class AgentConnection implements AgentConnectionHandle {
    * requests behind `initialize` finds the connection initialized when they arrive.
    */
   #initialize(raw: unknown): unknown {
-    if (this.#sawOtherRequest) throw RequestError.invalidRequest("Invalid request: initialize may only be repeated before any other request");
+    if (this.#sawOtherRequest)
+      throw RequestError.invalidRequest("Invalid request: initialize may only be repeated before any other request");
     const requested = (raw as { protocolVersion?: unknown } | null | undefined)?.protocolVersion;
     if (typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > 0xffff) {
-      throw RequestError.invalidParams("Invalid params for initialize: /protocolVersion: expected an integer version", { path: "/protocolVersion" });
+      throw RequestError.invalidParams("Invalid params for initialize: /protocolVersion: expected an integer version", {
+        path: "/protocolVersion",
+      });
     }
     const version = negotiateVersion(requested);
     const decoded = decodeInitialize(raw);
@@ -293,7 +322,10 @@ export class AgentConnection implements AgentConnectionHandle {
       // A newer client may send fields we cannot read; answer with our version anyway.
       params = { protocolVersion: requested, info: undefined as never, capabilities: {} } as InitializeRequest;
     } else {
-      throw RequestError.invalidParams(`Invalid params for initialize: ${decoded.error.path || "/"}: ${decoded.error.message}`, { path: decoded.error.path });
+      throw RequestError.invalidParams(
+        `Invalid params for initialize: ${decoded.error.path || "/"}: ${decoded.error.message}`,
+        { path: decoded.error.path },
+      );
     }
     const client: ClientContext = {
       protocolVersion: version,
@@ -315,7 +347,11 @@ export class AgentConnection implements AgentConnectionHandle {
   }
 
   #completeInitialize(client: ClientContext): unknown {
-    const result: Record<string, unknown> = { protocolVersion: client.protocolVersion, info: this.#agent.definition.info, capabilities: this.#agent.capabilities };
+    const result: Record<string, unknown> = {
+      protocolVersion: client.protocolVersion,
+      info: this.#agent.definition.info,
+      capabilities: this.#agent.capabilities,
+    };
     const authMethods = this.#agent.definition.authMethods;
     if (authMethods !== undefined && authMethods.length > 0) result.authMethods = authMethods;
     this.#check("initialize", "result", result);
@@ -329,14 +365,19 @@ export class AgentConnection implements AgentConnectionHandle {
   #checkEnvironment(params: { additionalDirectories?: string[]; mcpServers?: McpServer[] }): void {
     const session = this.#agent.capabilities.session as Record<string, unknown>;
     if ((params.additionalDirectories?.length ?? 0) > 0 && !has(session.additionalDirectories)) {
-      throw RequestError.invalidParams("This agent does not support additionalDirectories (capabilities.session.additionalDirectories not advertised)", { path: "/additionalDirectories" });
+      throw RequestError.invalidParams(
+        "This agent does not support additionalDirectories (capabilities.session.additionalDirectories not advertised)",
+        { path: "/additionalDirectories" },
+      );
     }
     const mcp = (session.mcp ?? {}) as Record<string, unknown>;
     (params.mcpServers ?? []).forEach((server, index) => {
       const type = (server as { type?: unknown }).type;
       const supported = (type === "stdio" || type === "http") && has(mcp[type]);
       if (!supported) {
-        throw RequestError.invalidParams(`Unsupported MCP server transport ${JSON.stringify(type)}`, { path: `/mcpServers/${index}/type` });
+        throw RequestError.invalidParams(`Unsupported MCP server transport ${JSON.stringify(type)}`, {
+          path: `/mcpServers/${index}/type`,
+        });
       }
     });
   }
@@ -376,7 +417,9 @@ export class AgentConnection implements AgentConnectionHandle {
       if (params.cwd != null) query.cwd = params.cwd;
       if (params.cursor != null) query.cursor = params.cursor;
       const page = await this.#agent.store.list(query);
-      return page.nextCursor === undefined ? { sessions: page.sessions } : { sessions: page.sessions, nextCursor: page.nextCursor };
+      return page.nextCursor === undefined
+        ? { sessions: page.sessions }
+        : { sessions: page.sessions, nextCursor: page.nextCursor };
     } catch (error) {
       if (error instanceof InvalidCursorError) throw RequestError.invalidParams(error.message, { path: "/cursor" });
       throw error;
@@ -388,14 +431,18 @@ export class AgentConnection implements AgentConnectionHandle {
     const replay = params.replayFrom ?? null;
     const replayType = (replay as { type?: unknown } | null)?.type;
     if (replay !== null && replayType !== "start") {
-      throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replayType)}`, { path: "/replayFrom" });
+      throw RequestError.invalidParams(`Unsupported replay cursor ${JSON.stringify(replayType)}`, {
+        path: "/replayFrom",
+      });
     }
     // A turn cut off with its previous connection records its end first (bounded by the grace period).
     await this.#agent.runsEndingOffline.get(params.sessionId);
     const record = await this.#agent.store.get(params.sessionId);
     if (record === undefined) throw RequestError.sessionNotFound(params.sessionId);
     if (params.cwd !== record.cwd) {
-      throw RequestError.invalidParams(`Session ${params.sessionId} belongs to ${record.cwd}, not ${params.cwd}`, { path: "/cwd" });
+      throw RequestError.invalidParams(`Session ${params.sessionId} belongs to ${record.cwd}, not ${params.cwd}`, {
+        path: "/cwd",
+      });
     }
     this.#checkEnvironment(params);
     const additionalDirectories = [...(params.additionalDirectories ?? [])];
@@ -441,7 +488,12 @@ export class AgentConnection implements AgentConnectionHandle {
     return {};
   }
 
-  async #setConfigOption(params: { sessionId: string; configId: string; type: string; value: unknown }): Promise<SetSessionConfigOptionResponse> {
+  async #setConfigOption(params: {
+    sessionId: string;
+    configId: string;
+    type: string;
+    value: unknown;
+  }): Promise<SetSessionConfigOptionResponse> {
     const session = this.#live(params.sessionId);
     const next = withConfigValue(session.configOptions, params.configId, params.type, params.value);
     const change = { configId: params.configId, value: params.value as string | boolean };
@@ -452,7 +504,9 @@ export class AgentConnection implements AgentConnectionHandle {
   }
 }
 
-type InitializeDecode = (value: unknown) => { ok: true; value: InitializeRequest } | { ok: false; error: { path: string; message: string } };
+type InitializeDecode = (
+  value: unknown,
+) => { ok: true; value: InitializeRequest } | { ok: false; error: { path: string; message: string } };
 
 /** `decoders.initialize.params`: read directly because initialize is decoded leniently for newer versions. */
 function decodeInitialize(raw: unknown): ReturnType<InitializeDecode> {

@@ -11,8 +11,8 @@ import type {
   SessionConfigOption,
 } from "@acp-kit/protocol";
 import type { IdGenerator } from "./ids.js";
-import type { AgentSession, ClientContext, WorkHandler } from "./session-types.js";
 import type { SessionStore } from "./session-store.js";
+import type { AgentSession, ClientContext, WorkHandler } from "./session-types.js";
 
 /** What `newSession` may set up for a new session (all optional). */
 export interface SessionSetup {
@@ -72,7 +72,11 @@ export interface AgentDefinition {
    * Reacts to a config change the engine validated; may return the full new option list (e.g.
    * when other options depend on it). Throw a `RequestError` to refuse it.
    */
-  setConfigOption?(session: AgentSession, change: ConfigChange, next: SessionConfigOption[]): SessionConfigOption[] | void | Promise<SessionConfigOption[] | void>;
+  setConfigOption?(
+    session: AgentSession,
+    change: ConfigChange,
+    next: SessionConfigOption[],
+  ): SessionConfigOption[] | void | Promise<SessionConfigOption[] | void>;
   /** Required with `authMethods`: authenticate with an `agent`-type method; throw to refuse. */
   login?(methodId: string, client: ClientContext): void | Promise<void>;
   logout?(client: ClientContext): void | Promise<void>;

@@ -4,8 +4,8 @@
  * agent's session store.
  */
 import type { AgentCapabilities, Transport } from "@acp-kit/protocol";
-import type { AgentDefinition } from "./agent-definition.js";
 import { AgentConnection, type AgentConnectionHandle, type ResolvedAgent } from "./agent-connection.js";
+import type { AgentDefinition } from "./agent-definition.js";
 import { AgentDefinitionError } from "./errors.js";
 import { randomIds } from "./ids.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
@@ -22,26 +22,32 @@ export interface Agent {
 const DEFAULT_CAPABILITIES: AgentCapabilities = { session: {} };
 
 export function defineAgent(definition: AgentDefinition): Agent {
-  if (typeof definition.prompt !== "function") throw new AgentDefinitionError("defineAgent: `prompt` handler is required");
+  if (typeof definition.prompt !== "function")
+    throw new AgentDefinitionError("defineAgent: `prompt` handler is required");
   if (typeof definition.info?.name !== "string" || typeof definition.info?.version !== "string") {
     throw new AgentDefinitionError("defineAgent: `info` needs a `name` and a `version`");
   }
   const authMethods = definition.authMethods ?? [];
   if (authMethods.length > 0 && typeof definition.login !== "function") {
-    throw new AgentDefinitionError("defineAgent: agents that advertise authMethods must implement `login` (and may implement `logout`)");
+    throw new AgentDefinitionError(
+      "defineAgent: agents that advertise authMethods must implement `login` (and may implement `logout`)",
+    );
   }
   const ids = new Set<string>();
   for (const method of authMethods) {
-    if (ids.has(method.methodId)) throw new AgentDefinitionError(`defineAgent: duplicate auth methodId "${method.methodId}"`);
+    if (ids.has(method.methodId))
+      throw new AgentDefinitionError(`defineAgent: duplicate auth methodId "${method.methodId}"`);
     ids.add(method.methodId);
   }
   for (const name of [...Object.keys(definition.extMethods ?? {}), ...Object.keys(definition.extNotifications ?? {})]) {
-    if (!name.startsWith("_")) throw new AgentDefinitionError(`defineAgent: extension method names start with "_": ${name}`);
+    if (!name.startsWith("_"))
+      throw new AgentDefinitionError(`defineAgent: extension method names start with "_": ${name}`);
   }
   const grace = definition.cancelGracePeriodMs ?? 10_000;
   if (!(grace >= 0)) throw new AgentDefinitionError("defineAgent: cancelGracePeriodMs must be >= 0");
   const pageSize = definition.listPageSize ?? 50;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new AgentDefinitionError("defineAgent: listPageSize must be a positive integer");
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new AgentDefinitionError("defineAgent: listPageSize must be a positive integer");
 
   const resolved: ResolvedAgent = {
     definition,

@@ -32,24 +32,38 @@ export function configValue(options: readonly SessionConfigOption[], configId: s
  * Returns the option list with `configId` set to `value`, or throws -32602.
  * `type` is the request's value type: `id` for select options, `boolean` for boolean options.
  */
-export function withConfigValue(options: readonly SessionConfigOption[], configId: string, type: string, value: unknown): SessionConfigOption[] {
+export function withConfigValue(
+  options: readonly SessionConfigOption[],
+  configId: string,
+  type: string,
+  value: unknown,
+): SessionConfigOption[] {
   const index = options.findIndex((o) => o.configId === configId);
   const option = options[index];
   if (option === undefined) throw RequestError.invalidParams(`Unknown config option "${configId}"`, { configId });
   const optionType = (option as { type: string }).type;
   if (optionType === "select") {
     if (type !== "id" || typeof value !== "string") {
-      throw RequestError.invalidParams(`Config option "${configId}" is a select: set it with type "id" and a string value`, { configId });
+      throw RequestError.invalidParams(
+        `Config option "${configId}" is a select: set it with type "id" and a string value`,
+        { configId },
+      );
     }
     if (!selectValues(option).includes(value)) {
       throw RequestError.invalidParams(`Config option "${configId}" has no value "${value}"`, { configId, value });
     }
   } else if (optionType === "boolean") {
     if (type !== "boolean" || typeof value !== "boolean") {
-      throw RequestError.invalidParams(`Config option "${configId}" is a boolean: set it with type "boolean" and a boolean value`, { configId });
+      throw RequestError.invalidParams(
+        `Config option "${configId}" is a boolean: set it with type "boolean" and a boolean value`,
+        { configId },
+      );
     }
   } else {
-    throw RequestError.invalidParams(`Config option "${configId}" has type "${optionType}", which this agent cannot set`, { configId });
+    throw RequestError.invalidParams(
+      `Config option "${configId}" has type "${optionType}", which this agent cannot set`,
+      { configId },
+    );
   }
   const next = [...options];
   next[index] = { ...option, currentValue: value } as SessionConfigOption;

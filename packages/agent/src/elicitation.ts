@@ -38,7 +38,10 @@ export function assertElicitationMode(mode: string, capabilities: ClientCapabili
   const modes = capabilities?.elicitation as Record<string, unknown> | null | undefined;
   const marker = modes?.[mode];
   if (marker === undefined || marker === null || typeof marker !== "object") {
-    throw new CapabilityNotSupportedError(`elicitation.${mode}`, `The client does not support ${mode}-mode elicitation (capabilities.elicitation.${mode} not advertised)`);
+    throw new CapabilityNotSupportedError(
+      `elicitation.${mode}`,
+      `The client does not support ${mode}-mode elicitation (capabilities.elicitation.${mode} not advertised)`,
+    );
   }
 }
 

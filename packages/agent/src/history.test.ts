@@ -26,7 +26,9 @@ describe("compactHistory", () => {
       u({ sessionUpdate: "agent_message", messageId: "m", content: [text("C")] }),
       u({ sessionUpdate: "agent_message_chunk", messageId: "m", content: text("D") }),
     ];
-    expect(compactHistory(history)).toEqual([{ sessionUpdate: "agent_message", messageId: "m", content: [text("C"), text("D")] }]);
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [text("C"), text("D")] },
+    ]);
   });
 
   it("keeps user, agent and thought id spaces apart", () => {
@@ -35,7 +37,11 @@ describe("compactHistory", () => {
       u({ sessionUpdate: "agent_thought_chunk", messageId: "1", content: text("t") }),
       u({ sessionUpdate: "agent_message_chunk", messageId: "1", content: text("a") }),
     ];
-    expect(compactHistory(history).map((x) => (x as { sessionUpdate: string }).sessionUpdate)).toEqual(["user_message", "agent_thought", "agent_message"]);
+    expect(compactHistory(history).map((x) => (x as { sessionUpdate: string }).sessionUpdate)).toEqual([
+      "user_message",
+      "agent_thought",
+      "agent_message",
+    ]);
   });
 
   it("merges message _meta by key", () => {
@@ -43,14 +49,31 @@ describe("compactHistory", () => {
       u({ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { a: 1, b: 2 } }),
       u({ sessionUpdate: "agent_message", messageId: "m", _meta: { a: null, c: 3 } }),
     ];
-    expect(compactHistory(history)).toEqual([{ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { b: 2, c: 3 } }]);
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { b: 2, c: 3 } },
+    ]);
   });
 
   it("folds tool call patches and content chunks, keeping cleared fields as null", () => {
     const history = [
-      u({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Run", kind: "execute", status: "pending", capabilities: { cancel: {} } }),
-      u({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content", content: text("1") } }),
-      u({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content", content: text("2") } }),
+      u({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        title: "Run",
+        kind: "execute",
+        status: "pending",
+        capabilities: { cancel: {} },
+      }),
+      u({
+        sessionUpdate: "tool_call_content_chunk",
+        toolCallId: "t",
+        content: { type: "content", content: text("1") },
+      }),
+      u({
+        sessionUpdate: "tool_call_content_chunk",
+        toolCallId: "t",
+        content: { type: "content", content: text("2") },
+      }),
       u({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed", title: null, capabilities: null }),
     ];
     expect(compactHistory(history)).toEqual([
@@ -77,7 +100,13 @@ describe("compactHistory", () => {
       u({ sessionUpdate: "terminal_update", terminalId: "x", exitStatus: { exitCode: 0 } }),
     ];
     expect(compactHistory(history)).toEqual([
-      { sessionUpdate: "terminal_update", terminalId: "x", command: "ls", exitStatus: { exitCode: 0 }, output: { data: toBase64("é") } },
+      {
+        sessionUpdate: "terminal_update",
+        terminalId: "x",
+        command: "ls",
+        exitStatus: { exitCode: 0 },
+        output: { data: toBase64("é") },
+      },
     ]);
   });
 
@@ -87,12 +116,24 @@ describe("compactHistory", () => {
       u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [] } }),
       u({ sessionUpdate: "state_update", state: "running" }),
       u({ sessionUpdate: "notice", severity: "info", title: "hi" }),
-      u({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "x", priority: "low", status: "pending" }] } }),
-      u({ sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "a", description: "b" }] }),
+      u({
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "x", priority: "low", status: "pending" }] },
+      }),
+      u({
+        sessionUpdate: "available_commands_update",
+        availableCommands: [{ type: "command", name: "a", description: "b" }],
+      }),
     ];
     expect(compactHistory(history)).toEqual([
-      { sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [{ content: "x", priority: "low", status: "pending" }] } },
-      { sessionUpdate: "available_commands_update", availableCommands: [{ type: "command", name: "a", description: "b" }] },
+      {
+        sessionUpdate: "plan_update",
+        plan: { type: "items", planId: "p", entries: [{ content: "x", priority: "low", status: "pending" }] },
+      },
+      {
+        sessionUpdate: "available_commands_update",
+        availableCommands: [{ type: "command", name: "a", description: "b" }],
+      },
     ]);
   });
 
@@ -121,7 +162,11 @@ describe("compactHistory", () => {
   it("is idempotent", () => {
     const history = [
       u({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("A") }),
-      u({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content", content: text("1") } }),
+      u({
+        sessionUpdate: "tool_call_content_chunk",
+        toolCallId: "t",
+        content: { type: "content", content: text("1") },
+      }),
       u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64("hi") }),
     ];
     const once = compactHistory(history);

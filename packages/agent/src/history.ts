@@ -16,7 +16,7 @@
  */
 import type { SessionUpdate } from "@acp-kit/protocol";
 import { fromBase64, toBase64 } from "./base64.js";
-import { patchMeta, type Meta } from "./meta-patch.js";
+import { type Meta, patchMeta } from "./meta-patch.js";
 
 type Json = Record<string, unknown>;
 
@@ -133,7 +133,8 @@ class TerminalEntity implements Entity {
         all.set(bytes, offset);
         offset += bytes.length;
       }
-      out.output = this.#outputMeta === undefined ? { data: toBase64(all) } : { data: toBase64(all), _meta: this.#outputMeta };
+      out.output =
+        this.#outputMeta === undefined ? { data: toBase64(all) } : { data: toBase64(all), _meta: this.#outputMeta };
     }
     if (this.#meta !== undefined) out._meta = this.#meta;
     return out;
@@ -196,7 +197,11 @@ function classify(update: Json): { key: string; position: "first" | "last"; crea
   const message = MESSAGE_KINDS[variant];
   if (message && typeof update.messageId === "string") {
     const id = update.messageId;
-    return { key: `message:${message.kind}:${id}`, position: "first", create: () => new MessageEntity(message.upsert, id) };
+    return {
+      key: `message:${message.kind}:${id}`,
+      position: "first",
+      create: () => new MessageEntity(message.upsert, id),
+    };
   }
   switch (variant) {
     case "state_update":
@@ -206,7 +211,11 @@ function classify(update: Json): { key: string; position: "first" | "last"; crea
     case "tool_call_content_chunk": {
       const id = update.toolCallId;
       if (typeof id !== "string") return "raw";
-      return { key: `tool:${id}`, position: "first", create: () => new PatchedEntity("tool_call_update", "toolCallId", id, "tool_call_content_chunk", "content") };
+      return {
+        key: `tool:${id}`,
+        position: "first",
+        create: () => new PatchedEntity("tool_call_update", "toolCallId", id, "tool_call_content_chunk", "content"),
+      };
     }
     case "terminal_update":
     case "terminal_output_chunk": {
@@ -218,7 +227,11 @@ function classify(update: Json): { key: string; position: "first" | "last"; crea
     case "compaction_summary_chunk": {
       const id = update.compactionId;
       if (typeof id !== "string") return "raw";
-      return { key: `compaction:${id}`, position: "first", create: () => new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary") };
+      return {
+        key: `compaction:${id}`,
+        position: "first",
+        create: () => new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary"),
+      };
     }
     case "plan_update": {
       const id = (update.plan as { planId?: unknown } | undefined)?.planId;

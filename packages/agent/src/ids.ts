@@ -2,7 +2,15 @@
  * Opaque identifiers. Random UUIDs keep ids unique across connections and across resumes of the
  * same session (a counter would restart at zero in a new process and collide with replayed ids).
  */
-export type IdKind = "session" | "user_message" | "agent_message" | "thought" | "tool_call" | "terminal" | "plan" | "elicitation";
+export type IdKind =
+  | "session"
+  | "user_message"
+  | "agent_message"
+  | "thought"
+  | "tool_call"
+  | "terminal"
+  | "plan"
+  | "elicitation";
 
 const PREFIXES: Record<IdKind, string> = {
   session: "sess",

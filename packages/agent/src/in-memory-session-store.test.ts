@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
 import { InvalidCursorError } from "./session-store.js";
 
-const record = (sessionId: string, cwd = "/w") => ({ sessionId, cwd, additionalDirectories: [], configOptions: [], availableCommands: [] });
+const record = (sessionId: string, cwd = "/w") => ({
+  sessionId,
+  cwd,
+  additionalDirectories: [],
+  configOptions: [],
+  availableCommands: [],
+});
 
 describe("InMemorySessionStore", () => {
   it("returns copies, so callers cannot mutate stored records", () => {
@@ -32,14 +38,19 @@ describe("InMemorySessionStore", () => {
 
   it("throws InvalidCursorError for cursors it did not issue", () => {
     const store = new InMemorySessionStore();
-    for (const cursor of ["", "after:", "after:-1", "after:1.5", "x"]) expect(() => store.list({ limit: 1, cursor })).toThrow(InvalidCursorError);
+    for (const cursor of ["", "after:", "after:-1", "after:1.5", "x"])
+      expect(() => store.list({ limit: 1, cursor })).toThrow(InvalidCursorError);
   });
 
   it("compacts long histories in place without changing what replay returns", () => {
     const store = new InMemorySessionStore();
     store.create(record("a"));
     for (let i = 0; i < 1000; i++) {
-      store.appendUpdate("a", { sessionUpdate: "agent_message_chunk", messageId: `m${i % 3}`, content: { type: "text", text: String(i) } } as SessionUpdate);
+      store.appendUpdate("a", {
+        sessionUpdate: "agent_message_chunk",
+        messageId: `m${i % 3}`,
+        content: { type: "text", text: String(i) },
+      } as SessionUpdate);
     }
     const history = store.history("a") as unknown as { content: unknown[] }[];
     expect(history).toHaveLength(3);

@@ -5,7 +5,13 @@
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
 import { compactHistory } from "./history.js";
-import { InvalidCursorError, type ListSessionsPage, type ListSessionsQuery, type SessionRecord, type SessionStore } from "./session-store.js";
+import {
+  InvalidCursorError,
+  type ListSessionsPage,
+  type ListSessionsQuery,
+  type SessionRecord,
+  type SessionStore,
+} from "./session-store.js";
 
 interface Entry {
   record: SessionRecord;
@@ -25,7 +31,12 @@ export class InMemorySessionStore implements SessionStore {
 
   create(record: SessionRecord): void {
     if (this.#sessions.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
-    this.#sessions.set(record.sessionId, { record: structuredClone(record), seq: this.#nextSeq++, history: [], compactedLength: 0 });
+    this.#sessions.set(record.sessionId, {
+      record: structuredClone(record),
+      seq: this.#nextSeq++,
+      history: [],
+      compactedLength: 0,
+    });
   }
 
   get(sessionId: string): SessionRecord | undefined {

@@ -19,7 +19,12 @@ export const strictOutgoingCheck: OutgoingCheck = (method, part, value) => {
   const validate = entry?.[part];
   if (validate === undefined) return;
   const outcome = validate(value);
-  if (!outcome.ok) throw new InvalidOutgoingMessageError(part === "result" ? `${method} result` : method, outcome.error.path, outcome.error.message);
+  if (!outcome.ok)
+    throw new InvalidOutgoingMessageError(
+      part === "result" ? `${method} result` : method,
+      outcome.error.path,
+      outcome.error.message,
+    );
 };
 
 /** On unless `NODE_ENV` is `production` (read through `globalThis`: the package is runtime-neutral). */

@@ -36,7 +36,10 @@ export const DEFAULT_PERMISSION_OPTIONS: readonly PermissionOption[] = Object.fr
 
 export const CANCELLED_PERMISSION: PermissionDecision = Object.freeze({ granted: false, outcome: "cancelled" });
 
-export function interpretPermissionResponse(response: unknown, options: readonly PermissionOption[]): PermissionDecision {
+export function interpretPermissionResponse(
+  response: unknown,
+  options: readonly PermissionOption[],
+): PermissionDecision {
   const outcome = (response as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)?.outcome;
   if (outcome?.outcome === "cancelled") return CANCELLED_PERMISSION;
   if (outcome?.outcome === "selected") {

@@ -3,7 +3,7 @@
  * `resource` only with the matching `session.prompt` capability; anything else (including `_x`
  * extension blocks) never. A violation is answered -32602 before the prompt is inserted.
  */
-import { RequestError, type AgentCapabilities, type ContentBlock } from "@acp-kit/protocol";
+import { type AgentCapabilities, type ContentBlock, RequestError } from "@acp-kit/protocol";
 
 const CAPABILITY_OF: Record<string, string | null> = {
   text: null,
@@ -13,22 +13,31 @@ const CAPABILITY_OF: Record<string, string | null> = {
   resource: "embeddedContext",
 };
 
-export function assertPromptSupported(prompt: readonly ContentBlock[], capabilities: AgentCapabilities | undefined): void {
+export function assertPromptSupported(
+  prompt: readonly ContentBlock[],
+  capabilities: AgentCapabilities | undefined,
+): void {
   if (prompt.length === 0) throw RequestError.invalidParams("The prompt is empty", { path: "/prompt" });
   const promptCaps = (capabilities?.session as { prompt?: Record<string, unknown> | null } | null | undefined)?.prompt;
   prompt.forEach((block, index) => {
     const type = (block as { type: string }).type;
     const capability = CAPABILITY_OF[type];
     if (capability === undefined) {
-      throw RequestError.invalidParams(`Unsupported prompt content type "${type}"`, { path: `/prompt/${index}/type`, type });
+      throw RequestError.invalidParams(`Unsupported prompt content type "${type}"`, {
+        path: `/prompt/${index}/type`,
+        type,
+      });
     }
     if (capability !== null) {
       const marker = promptCaps?.[capability];
       if (marker === undefined || marker === null) {
-        throw RequestError.invalidParams(`Prompt content type "${type}" needs capabilities.session.prompt.${capability}, which this agent does not advertise`, {
-          path: `/prompt/${index}/type`,
-          type,
-        });
+        throw RequestError.invalidParams(
+          `Prompt content type "${type}" needs capabilities.session.prompt.${capability}, which this agent does not advertise`,
+          {
+            path: `/prompt/${index}/type`,
+            type,
+          },
+        );
       }
     }
   });

@@ -13,7 +13,10 @@ function sources(dir: string): string[] {
 }
 
 describe("library sources", () => {
-  const files = sources(srcDir).map((path) => ({ path, text: readFileSync(path, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "") }));
+  const files = sources(srcDir).map((path) => ({
+    path,
+    text: readFileSync(path, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ""),
+  }));
 
   it("exist", () => expect(files.length).toBeGreaterThan(10));
 

@@ -11,13 +11,15 @@
  *   history (not sent), so a resume replays what a client that had stayed would have seen.
  */
 import {
-  RequestError,
   type AvailableCommand,
   type ContentBlock,
+  isStopReason,
   type Logger,
   type McpServer,
+  RequestError,
   type SessionConfigOption,
   type SessionUpdate,
+  type StopReason,
   type UsageUpdate,
 } from "@acp-kit/protocol";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
@@ -28,10 +30,9 @@ import { SessionClosedError, TurnEndedError } from "./errors.js";
 import type { IdGenerator, IdKind } from "./ids.js";
 import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
-import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
-import { isStopReason, type StopReason } from "@acp-kit/protocol";
-import { TurnImpl, type NoticeInput, type TurnHost } from "./turn.js";
+import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
+import { type NoticeInput, type TurnHost, TurnImpl } from "./turn.js";
 import type { UpdateOwner } from "./update-owner.js";
 import type { UpdateSender } from "./update-sender.js";
 import { WorkRun } from "./work-run.js";
@@ -49,7 +50,12 @@ export interface SessionServices {
 }
 
 type QueueItem =
-  | { kind: "prompt"; prompt: ContentBlock[]; resolve(result: { messageId: string }): void; reject(error: unknown): void }
+  | {
+      kind: "prompt";
+      prompt: ContentBlock[];
+      resolve(result: { messageId: string }): void;
+      reject(error: unknown): void;
+    }
   | { kind: "work"; handler: WorkHandler; resolve(reason: StopReason): void };
 
 /**
@@ -143,7 +149,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   setConfigOptions(options: readonly SessionConfigOption[]): Promise<void> {
     const list = [...options];
-    const sent = this.emit({ sessionUpdate: "config_option_update", configOptions: list } as SessionUpdate, "session.setConfigOptions");
+    const sent = this.emit(
+      { sessionUpdate: "config_option_update", configOptions: list } as SessionUpdate,
+      "session.setConfigOptions",
+    );
     this.#configOptions = list;
     this.#persist({ configOptions: list });
     return sent;
@@ -151,13 +160,20 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   setAvailableCommands(commands: readonly AvailableCommand[]): Promise<void> {
     const list = [...commands];
-    const sent = this.emit({ sessionUpdate: "available_commands_update", availableCommands: list } as SessionUpdate, "session.setAvailableCommands");
+    const sent = this.emit(
+      { sessionUpdate: "available_commands_update", availableCommands: list } as SessionUpdate,
+      "session.setAvailableCommands",
+    );
     this.#availableCommands = list;
     this.#persist({ availableCommands: list });
     return sent;
   }
 
-  updateInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Record<string, unknown> | null }): Promise<void> {
+  updateInfo(info: {
+    title?: string | null;
+    updatedAt?: string | null;
+    _meta?: Record<string, unknown> | null;
+  }): Promise<void> {
     const update: Record<string, unknown> = { sessionUpdate: "session_info_update" };
     for (const [key, value] of Object.entries(info)) if (value !== undefined) update[key] = value;
     const sent = this.emit(update as SessionUpdate, "session.updateInfo");
@@ -183,7 +199,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   terminal(init: TerminalInit = {}): TerminalBuilder {
     this.#assertOpen();
-    return new TerminalBuilder({ owner: this, track: (t) => this.trackTerminal(undefined, t) }, init.terminalId ?? this.newId("terminal"), init);
+    return new TerminalBuilder(
+      { owner: this, track: (t) => this.trackTerminal(undefined, t) },
+      init.terminalId ?? this.newId("terminal"),
+      init,
+    );
   }
 
   plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {
@@ -234,7 +254,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
    * throw synchronously, so nothing is sent; the promise says how the request ended:
    * `{ ok: false }` when it was withdrawn because the run was cancelled or ended.
    */
-  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  clientRequest(
+    run: WorkRun,
+    method: string,
+    params: unknown,
+    blocking: boolean,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     if (run.ended) throw new TurnEndedError(method);
     this.#assertRunOpen();
     this.#services.sender.check(method, "params", params);
@@ -244,7 +269,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     return this.#awaitClient(run, method, params, blocking);
   }
 
-  async #awaitClient(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  async #awaitClient(
+    run: WorkRun,
+    method: string,
+    params: unknown,
+    blocking: boolean,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     const abort = new AbortController();
     run.pendingRequests.add(abort);
     run.blockers += blocking ? 1 : 0;
@@ -261,7 +291,13 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       run.pendingRequests.delete(abort);
       if (blocking) {
         run.blockers--;
-        if (run.blockers === 0 && !run.ended && !run.cancelRequested && this.#current === run && this.#foreground === "requires_action") {
+        if (
+          run.blockers === 0 &&
+          !run.ended &&
+          !run.cancelRequested &&
+          this.#current === run &&
+          this.#foreground === "requires_action"
+        ) {
           this.#setForeground("running");
         }
       }
@@ -274,7 +310,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#services.sender.check(method, "params", params);
     if (this.#offline) return Promise.resolve();
     try {
-      return Promise.resolve(this.#services.peer.notify(method, params)).catch((error: unknown) => this.#services.logger.debug?.(`${method} not delivered`, error));
+      return Promise.resolve(this.#services.peer.notify(method, params)).catch((error: unknown) =>
+        this.#services.logger.debug?.(`${method} not delivered`, error),
+      );
     } catch (error) {
       this.#services.logger.debug?.(`${method} not delivered`, error);
       return Promise.resolve();
@@ -297,7 +335,8 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   /** A validated `session/prompt`: resolves with the messageId once the prompt is inserted. */
   prompt(prompt: ContentBlock[]): Promise<{ messageId: string }> {
-    if (this.#closing || this.#closed) return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
+    if (this.#closing || this.#closed)
+      return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
     const run = this.#current;
     if (run !== undefined && !run.ended && !run.cancelRequested && run.followUpListeners.size > 0) {
       return Promise.resolve(this.#deliverFollowUp(run, prompt));
@@ -325,7 +364,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       run.controller.abort(reason);
       run.abortPendingRequests();
       run.graceTimer = setTimeout(() => {
-        this.#services.logger.warn?.("Turn handler ignored cancellation; ending the turn without it", { sessionId: this.id, graceMs: this.#services.cancelGracePeriodMs });
+        this.#services.logger.warn?.("Turn handler ignored cancellation; ending the turn without it", {
+          sessionId: this.id,
+          graceMs: this.#services.cancelGracePeriodMs,
+        });
         run.forceEnd();
       }, this.#services.cancelGracePeriodMs);
     }
@@ -383,7 +425,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     try {
       void this.#services.sender.send(this.id, update, { record: false });
     } catch (error) {
-      this.#services.logger.error?.("A history update failed validation and was not replayed", { sessionId: this.id, update, error });
+      this.#services.logger.error?.("A history update failed validation and was not replayed", {
+        sessionId: this.id,
+        update,
+        error,
+      });
     }
   }
 
@@ -402,7 +448,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#persist({ configOptions: options });
     if (!this.#closed) {
       try {
-        void this.#services.sender.send(this.id, { sessionUpdate: "config_option_update", configOptions: options } as SessionUpdate);
+        void this.#services.sender.send(this.id, {
+          sessionUpdate: "config_option_update",
+          configOptions: options,
+        } as SessionUpdate);
       } catch (error) {
         this.#services.logger.error?.("Invalid config options; config_option_update not sent", error);
       }
@@ -436,7 +485,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   #persist(patch: Partial<Omit<SessionRecord, "sessionId">>): void {
     try {
       const done = this.#services.store.update(this.id, patch);
-      if (done !== undefined) done.catch((error: unknown) => this.#services.logger.error?.("Session store update failed", { sessionId: this.id, error }));
+      if (done !== undefined)
+        done.catch((error: unknown) =>
+          this.#services.logger.error?.("Session store update failed", { sessionId: this.id, error }),
+        );
     } catch (error) {
       this.#services.logger.error?.("Session store update failed", { sessionId: this.id, error });
     }
@@ -521,7 +573,8 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     const outcome = await Promise.race([handled, run.forced]);
     if (outcome.kind === "forced") {
       void handled.then((late) => {
-        if (late.kind === "throw" && !(late.error instanceof TurnEndedError)) this.#services.logger.debug?.("Turn handler failed after its turn was ended", late.error);
+        if (late.kind === "throw" && !(late.error instanceof TurnEndedError))
+          this.#services.logger.debug?.("Turn handler failed after its turn was ended", late.error);
       });
     }
     this.#finish(run, outcome);
@@ -541,7 +594,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     for (const call of run.toolCalls) {
       if (call.isFinal) continue;
       if (stopReason !== "cancelled" && stopReason !== "error") {
-        this.#services.logger.warn?.("A turn ended with a tool call that is not final; reporting it failed", { sessionId: this.id, toolCallId: call.id, status: call.status });
+        this.#services.logger.warn?.("A turn ended with a tool call that is not final; reporting it failed", {
+          sessionId: this.id,
+          toolCallId: call.id,
+          status: call.status,
+        });
       }
       try {
         void call.update({ status: finalStatus });
@@ -578,7 +635,10 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     } else {
       stopReason = "error";
       const thrown = outcome.error;
-      error = thrown instanceof RequestError ? { code: thrown.code, message: thrown.message } : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
+      error =
+        thrown instanceof RequestError
+          ? { code: thrown.code, message: thrown.message }
+          : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
       this.#services.logger.error?.("Turn handler failed", { sessionId: this.id, error: thrown });
     }
     this.#closeRunEntities(run, stopReason);
@@ -593,4 +653,3 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#pump();
   }
 }
-

@@ -1,9 +1,17 @@
 /** Public shapes of a live session and of the client it belongs to. */
-import type { AvailableCommand, ClientCapabilities, Implementation, McpServer, SessionConfigOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type {
+  AvailableCommand,
+  ClientCapabilities,
+  Implementation,
+  McpServer,
+  SessionConfigOption,
+  SessionUpdate,
+  StopReason,
+  UsageUpdate,
+} from "@acp-kit/protocol";
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
 import type { TerminalBuilder, TerminalInit } from "./builders/terminal.js";
 import type { ToolCallBuilder, ToolCallInit } from "./builders/tool-call.js";
-import type { StopReason } from "@acp-kit/protocol";
 import type { NoticeInput, Turn } from "./turn.js";
 
 export type ForegroundState = "idle" | "running" | "requires_action";
@@ -45,7 +53,11 @@ export interface AgentSession {
   /** Replaces the slash-command list and sends `available_commands_update`. */
   setAvailableCommands(commands: readonly AvailableCommand[]): Promise<void>;
   /** Patches the session's title / updatedAt (`null` clears) and sends `session_info_update`. */
-  updateInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Record<string, unknown> | null }): Promise<void>;
+  updateInfo(info: {
+    title?: string | null;
+    updatedAt?: string | null;
+    _meta?: Record<string, unknown> | null;
+  }): Promise<void>;
 
   /**
    * Starts agent-initiated foreground work (no prompt, no user message) with the same

@@ -9,10 +9,21 @@ import { MessageBuilder } from "./builders/message.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
 import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
 import { ToolCallBuilder, type ToolCallInit, type ToolCallPatch } from "./builders/tool-call.js";
-import { assertElicitationMode, interpretElicitationResponse, type ElicitationRequest, type ElicitationResult } from "./elicitation.js";
+import {
+  assertElicitationMode,
+  type ElicitationRequest,
+  type ElicitationResult,
+  interpretElicitationResponse,
+} from "./elicitation.js";
 import { TurnEndedError } from "./errors.js";
 import type { IdKind } from "./ids.js";
-import { CANCELLED_PERMISSION, DEFAULT_PERMISSION_OPTIONS, interpretPermissionResponse, type PermissionDecision, type PermissionRequest } from "./permission.js";
+import {
+  CANCELLED_PERMISSION,
+  DEFAULT_PERMISSION_OPTIONS,
+  interpretPermissionResponse,
+  type PermissionDecision,
+  type PermissionRequest,
+} from "./permission.js";
 import { promptText } from "./prompt-content.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import type { UpdateOwner } from "./update-owner.js";
@@ -36,7 +47,9 @@ export class TurnToolCall extends ToolCallBuilder {
    * Asks the user to approve this call. `patch` (e.g. a new title or status) travels in the
    * request's tool-call subject, which the client applies like a `tool_call_update`.
    */
-  requestPermission(request: Omit<PermissionRequest, "subject" | "title"> & { title?: string; patch?: ToolCallPatch } = {}): Promise<PermissionDecision> {
+  requestPermission(
+    request: Omit<PermissionRequest, "subject" | "title"> & { title?: string; patch?: ToolCallPatch } = {},
+  ): Promise<PermissionDecision> {
     const { patch = {}, title, ...rest } = request;
     const subject = { type: "tool_call", toolCall: this.toUpdate(patch) } as unknown as PermissionRequest["subject"];
     const question = title ?? (this.title === undefined ? "Allow this tool call?" : `Allow "${this.title}"?`);
@@ -108,7 +121,12 @@ export interface TurnHost {
   newId(kind: IdKind): string;
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
   recordFromRun(run: WorkRun, update: SessionUpdate): void;
-  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<{ ok: true; value: unknown } | { ok: false }>;
+  clientRequest(
+    run: WorkRun,
+    method: string,
+    params: unknown,
+    blocking: boolean,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }>;
   notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
@@ -219,7 +237,10 @@ export class TurnImpl implements Turn, UpdateOwner {
   }
 
   /** @internal `onSent` runs once the request was validated and sent. */
-  async requestPermissionWith(request: PermissionRequest, onSent: (() => void) | undefined): Promise<PermissionDecision> {
+  async requestPermissionWith(
+    request: PermissionRequest,
+    onSent: (() => void) | undefined,
+  ): Promise<PermissionDecision> {
     this.#assertActive("turn.requestPermission");
     const options = request.options ?? DEFAULT_PERMISSION_OPTIONS;
     const ids = new Set(options.map((o) => o.optionId));
@@ -292,9 +313,16 @@ export class TurnImpl implements Turn, UpdateOwner {
     return iterator;
   }
 
-  #newMessage(kind: "agent_message" | "agent_thought", content: ContentInput | readonly ContentInput[] | undefined): MessageBuilder {
+  #newMessage(
+    kind: "agent_message" | "agent_thought",
+    content: ContentInput | readonly ContentInput[] | undefined,
+  ): MessageBuilder {
     this.#assertActive(kind === "agent_message" ? "turn.message" : "turn.thought");
-    const message = new MessageBuilder(this, kind, this.#host.newId(kind === "agent_message" ? "agent_message" : "thought"));
+    const message = new MessageBuilder(
+      this,
+      kind,
+      this.#host.newId(kind === "agent_message" ? "agent_message" : "thought"),
+    );
     if (content !== undefined) void message.set(content);
     return message;
   }

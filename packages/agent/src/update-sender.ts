@@ -37,12 +37,15 @@ export class UpdateSender {
   send(sessionId: string, update: SessionUpdate, options: { record?: boolean; deliver?: boolean } = {}): Promise<void> {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
-    if (options.record !== false && !LIVE_ONLY.has((update as { sessionUpdate: string }).sessionUpdate)) this.record(sessionId, update);
+    if (options.record !== false && !LIVE_ONLY.has((update as { sessionUpdate: string }).sessionUpdate))
+      this.record(sessionId, update);
     if (options.deliver === false) return Promise.resolve();
     try {
       const sent = this.#peer.notify("session/update", params);
       if (sent === undefined) return Promise.resolve();
-      return Promise.resolve(sent).catch((error: unknown) => this.#logger.debug?.("session/update not delivered", { sessionId, error }));
+      return Promise.resolve(sent).catch((error: unknown) =>
+        this.#logger.debug?.("session/update not delivered", { sessionId, error }),
+      );
     } catch (error) {
       this.#logger.debug?.("session/update not delivered", { sessionId, error });
       return Promise.resolve();
@@ -53,7 +56,10 @@ export class UpdateSender {
   record(sessionId: string, update: SessionUpdate): void {
     try {
       const done = this.#store.appendUpdate(sessionId, update);
-      if (done !== undefined) done.catch((error: unknown) => this.#logger.error?.("Session store failed to record an update", { sessionId, error }));
+      if (done !== undefined)
+        done.catch((error: unknown) =>
+          this.#logger.error?.("Session store failed to record an update", { sessionId, error }),
+        );
     } catch (error) {
       this.#logger.error?.("Session store failed to record an update", { sessionId, error });
     }

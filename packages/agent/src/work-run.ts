@@ -3,10 +3,9 @@
  * client requests it waits on, the tool calls it created, and the promise of its stop reason.
  * The session runtime drives it; it holds state only.
  */
-import type { ContentBlock } from "@acp-kit/protocol";
+import type { ContentBlock, StopReason } from "@acp-kit/protocol";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { ToolCallBuilder } from "./builders/tool-call.js";
-import type { StopReason } from "@acp-kit/protocol";
 
 /** A prompt delivered to a running turn that opted in with `turn.onFollowUp`. */
 export interface FollowUp {

@@ -1,6 +1,6 @@
 import type { AgentCapabilities } from "@acp-kit/protocol";
 import { describe, expectTypeOf, it } from "vitest";
-import { defineAgent, type AgentSession, type PermissionDecision, type StopReason, type Turn } from "../src/index.js";
+import { type AgentSession, defineAgent, type PermissionDecision, type StopReason, type Turn } from "../src/index.js";
 
 const info = { name: "t", version: "1" };
 

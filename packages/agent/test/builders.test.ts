@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InvalidOutgoingMessageError, type Turn } from "../src/index.js";
-import { gate, startWithSession, type Started } from "./support/harness.js";
+import { gate, type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -9,7 +9,10 @@ afterEach(async () => {
 });
 
 /** Runs `body` as a prompt turn and returns the updates it produced (between running and idle). */
-async function turnUpdates(body: (turn: Turn) => unknown, options: Parameters<typeof startWithSession>[0] = { prompt: async () => {} }): Promise<any[]> {
+async function turnUpdates(
+  body: (turn: Turn) => unknown,
+  options: Parameters<typeof startWithSession>[0] = { prompt: async () => {} },
+): Promise<any[]> {
   const s = (running = await startWithSession({ ...options, prompt: async (turn) => void (await body(turn)) }));
   await s.client.prompt(s.sessionId, "go");
   await s.client.waitForIdles(1);
@@ -65,11 +68,19 @@ describe("messages and thoughts", () => {
 describe("tool calls", () => {
   it("creates with title, kind and pending status, then patches with omit/null/value semantics", async () => {
     const updates = await turnUpdates(async (turn) => {
-      const call = turn.toolCall({ title: "Read file", kind: "read", rawInput: { path: "/w/a" }, locations: [{ path: "/w/a", line: 3 }] });
+      const call = turn.toolCall({
+        title: "Read file",
+        kind: "read",
+        rawInput: { path: "/w/a" },
+        locations: [{ path: "/w/a", line: 3 }],
+      });
       await call.start();
       await call.update({ title: null, rawOutput: { bytes: 3 } });
       await call.appendContent("partial output");
-      await call.diff([{ operation: "modify", path: "/w/a" } as never], { format: "git_patch", text: "diff --git /w/a /w/a\n" });
+      await call.diff([{ operation: "modify", path: "/w/a" } as never], {
+        format: "git_patch",
+        text: "diff --git /w/a /w/a\n",
+      });
       await call.complete({ content: ["done"] });
     });
     const [create, start, patch, chunk, diff, complete] = updates;
@@ -83,9 +94,22 @@ describe("tool calls", () => {
       locations: [{ path: "/w/a", line: 3 }],
     });
     expect(start).toEqual({ sessionUpdate: "tool_call_update", toolCallId: create.toolCallId, status: "in_progress" });
-    expect(patch).toEqual({ sessionUpdate: "tool_call_update", toolCallId: create.toolCallId, title: null, rawOutput: { bytes: 3 } });
-    expect(chunk).toEqual({ sessionUpdate: "tool_call_content_chunk", toolCallId: create.toolCallId, content: { type: "content", content: { type: "text", text: "partial output" } } });
-    expect(diff.content).toEqual({ type: "diff", changes: [{ operation: "modify", path: "/w/a" }], patch: { format: "git_patch", text: "diff --git /w/a /w/a\n" } });
+    expect(patch).toEqual({
+      sessionUpdate: "tool_call_update",
+      toolCallId: create.toolCallId,
+      title: null,
+      rawOutput: { bytes: 3 },
+    });
+    expect(chunk).toEqual({
+      sessionUpdate: "tool_call_content_chunk",
+      toolCallId: create.toolCallId,
+      content: { type: "content", content: { type: "text", text: "partial output" } },
+    });
+    expect(diff.content).toEqual({
+      type: "diff",
+      changes: [{ operation: "modify", path: "/w/a" }],
+      patch: { format: "git_patch", text: "diff --git /w/a /w/a\n" },
+    });
     expect(complete).toEqual({
       sessionUpdate: "tool_call_update",
       toolCallId: create.toolCallId,
@@ -140,25 +164,41 @@ describe("tool calls", () => {
       },
     }));
     await s.client.prompt(s.sessionId, "x");
-    await s.client.waitUntil(() => s.client.updates().filter((u) => u.sessionUpdate === "tool_call_update").length === 2);
+    await s.client.waitUntil(
+      () => s.client.updates().filter((u) => u.sessionUpdate === "tool_call_update").length === 2,
+    );
     const [create] = s.client.updates().filter((u) => u.sessionUpdate === "tool_call_update");
     expect(create.capabilities).toEqual({ cancel: {} });
-    expect(await s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: create.toolCallId })).toEqual({});
+    expect(
+      await s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: create.toolCallId }),
+    ).toEqual({});
     await s.client.waitForIdles(1);
     const final = s.client.updates().filter((u) => u.status === "cancelled");
-    expect(final).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: create.toolCallId, status: "cancelled", capabilities: null }]);
-    await expect(s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: create.toolCallId })).rejects.toMatchObject({ code: -32602 });
+    expect(final).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: create.toolCallId, status: "cancelled", capabilities: null },
+    ]);
+    await expect(
+      s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: create.toolCallId }),
+    ).rejects.toMatchObject({ code: -32602 });
     expect(s.client.idles()[0].stopReason).toBe("end_turn");
   });
 
   it("refuses tool_call/cancel for unknown or non-cancellable calls with -32602, and unknown sessions with -32002", async () => {
     let id = "";
-    const s = (running = await startWithSession({ prompt: async (turn) => void (id = turn.toolCall({ title: "plain" }).id) }));
+    const s = (running = await startWithSession({
+      prompt: async (turn) => void (id = turn.toolCall({ title: "plain" }).id),
+    }));
     await s.client.prompt(s.sessionId, "x");
     await s.client.waitForIdles(1);
-    await expect(s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: id })).rejects.toMatchObject({ code: -32602 });
-    await expect(s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: "nope" })).rejects.toMatchObject({ code: -32602 });
-    await expect(s.client.request("tool_call/cancel", { sessionId: "nope", toolCallId: id })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: id }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      s.client.request("tool_call/cancel", { sessionId: s.sessionId, toolCallId: "nope" }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(s.client.request("tool_call/cancel", { sessionId: "nope", toolCallId: id })).rejects.toMatchObject({
+      code: -32002,
+    });
   });
 });
 
@@ -171,7 +211,13 @@ describe("terminals", () => {
       await t.resize({ cols: 100, rows: 30 });
       await t.exit({ exitCode: 1 });
     });
-    expect(updates[0]).toEqual({ sessionUpdate: "terminal_update", terminalId: expect.stringMatching(/^term_/), command: "npm test", cwd: "/w", size: { cols: 80, rows: 24 } });
+    expect(updates[0]).toEqual({
+      sessionUpdate: "terminal_update",
+      terminalId: expect.stringMatching(/^term_/),
+      command: "npm test",
+      cwd: "/w",
+      size: { cols: 80, rows: 24 },
+    });
     expect(Buffer.from(updates[1].data, "base64").toString("utf8")).toBe("héllo\n");
     expect([...Buffer.from(updates[2].data, "base64")]).toEqual([0x1b, 0x5b, 0x30, 0x6d]);
     expect(updates[3]).toMatchObject({ size: { cols: 100, rows: 30 } });
@@ -188,7 +234,9 @@ describe("terminals", () => {
     await s.client.waitForIdles(1);
     const terminalUpdates = s.client.updates().filter((u) => u.sessionUpdate === "terminal_update");
     expect(terminalUpdates.map((u) => u.capabilities)).toEqual([{ cancel: {} }, null]);
-    await expect(s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: terminalUpdates[0].terminalId })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: terminalUpdates[0].terminalId }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("accepts terminal/cancel only while cancellable and running", async () => {
@@ -209,12 +257,21 @@ describe("terminals", () => {
     await s.client.waitUntil(() => s.client.updates().some((u) => u.sessionUpdate === "terminal_update"));
     const created = s.client.updates().find((u) => u.sessionUpdate === "terminal_update");
     expect(created.capabilities).toEqual({ cancel: {} });
-    expect(await s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: created.terminalId })).toEqual({});
+    expect(
+      await s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: created.terminalId }),
+    ).toEqual({});
     await s.client.waitForIdles(1);
     expect(s.client.updates().filter((u) => u.exitStatus)).toEqual([
-      { sessionUpdate: "terminal_update", terminalId: created.terminalId, exitStatus: { signal: "SIGTERM" }, capabilities: null },
+      {
+        sessionUpdate: "terminal_update",
+        terminalId: created.terminalId,
+        exitStatus: { signal: "SIGTERM" },
+        capabilities: null,
+      },
     ]);
-    await expect(s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: created.terminalId })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      s.client.request("terminal/cancel", { sessionId: s.sessionId, terminalId: created.terminalId }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TurnEndedError, type PermissionDecision, type Turn } from "../src/index.js";
-import { gate, startWithSession, type Started } from "./support/harness.js";
+import { type PermissionDecision, type Turn, TurnEndedError } from "../src/index.js";
+import { gate, type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -69,7 +69,10 @@ describe("session/cancel", () => {
     await s.client.cancel(s.sessionId);
     await s.client.waitForIdles(1);
     const updates = s.client.updates();
-    expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text)).toEqual(["partial", " [stopped]"]);
+    expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text)).toEqual([
+      "partial",
+      " [stopped]",
+    ]);
     expectNothingAfterLastIdle(updates);
   });
 
@@ -169,7 +172,9 @@ describe("session/cancel", () => {
       },
     }));
     await s.client.prompt(s.sessionId, "x");
-    await s.client.waitUntil(() => s.client.updates().filter((u) => u.sessionUpdate === "tool_call_update").length === 4);
+    await s.client.waitUntil(
+      () => s.client.updates().filter((u) => u.sessionUpdate === "tool_call_update").length === 4,
+    );
     await s.client.cancel(s.sessionId);
     await s.client.waitForIdles(1);
     const updates = s.client.updates();
@@ -180,7 +185,9 @@ describe("session/cancel", () => {
   });
 
   it("lets the next prompt run normally after a cancelled turn", async () => {
-    const s = (running = await startWithSession({ prompt: async (turn) => (turn.text === "block" ? abortable(turn.signal) : undefined) }));
+    const s = (running = await startWithSession({
+      prompt: async (turn) => (turn.text === "block" ? abortable(turn.signal) : undefined),
+    }));
     await s.client.prompt(s.sessionId, "block");
     await s.client.cancel(s.sessionId);
     await s.client.waitForIdles(1);

@@ -7,8 +7,16 @@
  */
 import { ConnectionError, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineAgent, InMemorySessionStore, TurnEndedError, type AgentDefinition, type IdGenerator, type PermissionDecision, type Turn } from "../src/index.js";
-import { gate, ScriptedClient, type ClientOptions } from "./support/harness.js";
+import {
+  type AgentDefinition,
+  defineAgent,
+  type IdGenerator,
+  InMemorySessionStore,
+  type PermissionDecision,
+  type Turn,
+  TurnEndedError,
+} from "../src/index.js";
+import { type ClientOptions, gate, ScriptedClient } from "./support/harness.js";
 
 const CWD = "/work/project";
 const tick = (ms = 1) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,7 +61,14 @@ function counterIds(): IdGenerator {
 /** One agent with its own store; each `connect()` is a new connection to it. */
 function agentWith(definition: Partial<AgentDefinition> & Pick<AgentDefinition, "prompt">) {
   const store = new InMemorySessionStore();
-  const agent = defineAgent({ info: { name: "t", version: "1" }, validateOutgoing: true, cancelGracePeriodMs: 2000, ids: counterIds(), sessionStore: store, ...definition });
+  const agent = defineAgent({
+    info: { name: "t", version: "1" },
+    validateOutgoing: true,
+    cancelGracePeriodMs: 2000,
+    ids: counterIds(),
+    sessionStore: store,
+    ...definition,
+  });
   const connect = async (options: ClientOptions = {}) => {
     const [agentSide, clientSide] = createInMemoryTransportPair();
     const sent: SentLog = { beforeEnd: [], afterEnd: [] };
@@ -109,7 +124,9 @@ describe("connection lost mid-stream", () => {
     const first = await connect();
     const sessionId = await first.client.newSession(CWD);
     await first.client.prompt(sessionId, "run the tests");
-    await first.client.waitUntil(() => first.client.updates().filter((u) => u.sessionUpdate === "agent_message_chunk").length >= 3);
+    await first.client.waitUntil(
+      () => first.client.updates().filter((u) => u.sessionUpdate === "agent_message_chunk").length >= 3,
+    );
     first.drop();
     expect(await aborted.promise).toBeInstanceOf(DOMException);
     await first.handle.closed;
@@ -120,14 +137,27 @@ describe("connection lost mid-stream", () => {
     expect(store.get(sessionId)?.lastStop).toEqual({ stopReason: "cancelled" });
 
     const replay = await resumeWithReplay(connect, sessionId);
-    expect(replay.map((u) => u.sessionUpdate)).toEqual(["user_message", "tool_call_update", "terminal_update", "agent_message", "state_update"]);
+    expect(replay.map((u) => u.sessionUpdate)).toEqual([
+      "user_message",
+      "tool_call_update",
+      "terminal_update",
+      "agent_message",
+      "state_update",
+    ]);
     const [, call, terminal, message, snapshot] = replay;
-    expect(call).toMatchObject({ title: "Run the tests", status: "cancelled", content: [{ type: "terminal", terminalId: terminal.terminalId }] });
+    expect(call).toMatchObject({
+      title: "Run the tests",
+      status: "cancelled",
+      content: [{ type: "terminal", terminalId: terminal.terminalId }],
+    });
     // The terminal is left running (no exit status) but no longer offers cancel.
     expect(terminal.capabilities).toBeNull();
     expect(terminal.exitStatus).toBeUndefined();
     // Everything the client saw is there; the recorded history may hold a line it never received.
-    const seenText = seen.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
+    const seenText = seen
+      .filter((u) => u.sessionUpdate === "agent_message_chunk")
+      .map((u) => u.content.text)
+      .join("");
     expect(text(message).startsWith(seenText)).toBe(true);
     expect(snapshot).toEqual(IDLE_CANCELLED);
   });
@@ -191,7 +221,9 @@ describe("connection lost while a permission request is pending", () => {
 
     const replay = await resumeWithReplay(connect, sessionId);
     expect(replay).toEqual(await resumeWithReplay(reference.connect, referenceId));
-    expect(replay.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => [u.title, u.status, u.capabilities])).toEqual([
+    expect(
+      replay.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => [u.title, u.status, u.capabilities]),
+    ).toEqual([
       ["Read config", "completed", undefined],
       ["Edit config", "cancelled", null],
     ]);
@@ -213,7 +245,10 @@ describe("connection lost while idle", () => {
     expect(first.sent.afterEnd).toEqual([]);
     expect(store.history(sessionId)).toEqual(before);
     expect(store.get(sessionId)?.lastStop).toEqual({ stopReason: "end_turn" });
-    expect(await resumeWithReplay(connect, sessionId)).toEqual([...before, { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" }]);
+    expect(await resumeWithReplay(connect, sessionId)).toEqual([
+      ...before,
+      { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" },
+    ]);
   });
 });
 
@@ -260,7 +295,9 @@ describe("resuming while the cut-off turn is still ending", () => {
 
     expect(kept!.active).toBe(false);
     expect(() => kept!.message("too late")).toThrow(TurnEndedError);
-    expect(store.history(sessionId).find((u) => u.sessionUpdate === "tool_call_update")).toMatchObject({ status: "cancelled" });
+    expect(store.history(sessionId).find((u) => u.sessionUpdate === "tool_call_update")).toMatchObject({
+      status: "cancelled",
+    });
     expect(store.get(sessionId)?.lastStop).toEqual({ stopReason: "cancelled" });
     expect(first.sent.afterEnd).toEqual([]);
   });

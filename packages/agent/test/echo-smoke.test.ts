@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startWithSession, type Started } from "./support/harness.js";
+import { type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -20,7 +20,13 @@ describe("a prompt turn", () => {
     const result = await s.client.prompt(s.sessionId, "hello");
     await s.client.waitForIdles(1);
     const updates = s.client.updates(s.sessionId);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(["state_update", "user_message", "agent_message_chunk", "agent_message_chunk", "state_update"]);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      "state_update",
+      "user_message",
+      "agent_message_chunk",
+      "agent_message_chunk",
+      "state_update",
+    ]);
     expect(updates[1].messageId).toBe(result.messageId);
     expect(updates.at(-1)).toEqual({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
   });

@@ -1,7 +1,7 @@
 import { RequestError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentDefinitionError, defineAgent } from "../src/index.js";
-import { start, type Started } from "./support/harness.js";
+import { type Started, start } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -35,7 +35,9 @@ describe("unadvertised and unknown methods", () => {
   it("answers removed v1 methods and unknown extensions with -32601", async () => {
     running = start({ prompt: noop });
     await running.client.initialize();
-    await expect(running.client.request("session/load", { sessionId: "s", cwd: "/w" })).rejects.toMatchObject({ code: -32601 });
+    await expect(running.client.request("session/load", { sessionId: "s", cwd: "/w" })).rejects.toMatchObject({
+      code: -32601,
+    });
     await expect(running.client.request("_vendor/unknown", {})).rejects.toMatchObject({ code: -32601 });
   });
 
@@ -48,7 +50,10 @@ describe("unadvertised and unknown methods", () => {
   it("answers invalid params with -32602 and the path", async () => {
     running = start({ prompt: noop });
     await running.client.initialize();
-    await expect(running.client.request("session/new", { cwd: 42 })).rejects.toMatchObject({ code: -32602, data: { path: "/cwd" } });
+    await expect(running.client.request("session/new", { cwd: 42 })).rejects.toMatchObject({
+      code: -32602,
+      data: { path: "/cwd" },
+    });
   });
 
   it("answers a failing hook with -32603 and no internals, and logs the failure", async () => {
@@ -80,7 +85,9 @@ describe("authentication", () => {
     await running.client.initialize();
     await expect(running.client.request("session/new", { cwd: "/w" })).rejects.toMatchObject({ code: -32000 });
     await expect(running.client.request("session/list", {})).rejects.toMatchObject({ code: -32000 });
-    await expect(running.client.request("session/prompt", { sessionId: "s", prompt: [{ type: "text", text: "x" }] })).rejects.toMatchObject({ code: -32000 });
+    await expect(
+      running.client.request("session/prompt", { sessionId: "s", prompt: [{ type: "text", text: "x" }] }),
+    ).rejects.toMatchObject({ code: -32000 });
     expect(await running.client.request("auth/login", { methodId: "key" })).toEqual({});
     expect(logins).toEqual(["key"]);
     expect(await running.client.newSession()).toMatch(/^sess_/);
@@ -102,7 +109,10 @@ describe("authentication", () => {
       },
     });
     await running.client.initialize();
-    await expect(running.client.request("auth/login", { methodId: "key" })).rejects.toMatchObject({ code: -32000, message: "bad key" });
+    await expect(running.client.request("auth/login", { methodId: "key" })).rejects.toMatchObject({
+      code: -32000,
+      message: "bad key",
+    });
     await expect(running.client.request("session/new", { cwd: "/w" })).rejects.toMatchObject({ code: -32000 });
   });
 
@@ -118,6 +128,8 @@ describe("authentication", () => {
   });
 
   it("refuses to define an agent with authMethods but no login", () => {
-    expect(() => defineAgent({ info: { name: "a", version: "1" }, prompt: noop, authMethods })).toThrow(AgentDefinitionError);
+    expect(() => defineAgent({ info: { name: "a", version: "1" }, prompt: noop, authMethods })).toThrow(
+      AgentDefinitionError,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { start, type Started } from "./support/harness.js";
+import { type Started, start } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -13,7 +13,11 @@ describe("initialize", () => {
   it("answers version 2 with info, capabilities and no authMethods by default", async () => {
     running = start({ prompt: noop, capabilities: { session: { prompt: { image: {} } } } });
     const result = await running.client.initialize();
-    expect(result).toEqual({ protocolVersion: 2, info: { name: "test-agent", version: "1.0.0" }, capabilities: { session: { prompt: { image: {} } } } });
+    expect(result).toEqual({
+      protocolVersion: 2,
+      info: { name: "test-agent", version: "1.0.0" },
+      capabilities: { session: { prompt: { image: {} } } },
+    });
   });
 
   it("defaults capabilities to the session baseline", async () => {
@@ -29,7 +33,9 @@ describe("initialize", () => {
 
   it("refuses an older version with -32022 {requested, supported}", async () => {
     running = start({ prompt: noop });
-    await expect(running.client.request("initialize", { protocolVersion: 1, info: { name: "old", version: "1" } })).rejects.toMatchObject({
+    await expect(
+      running.client.request("initialize", { protocolVersion: 1, info: { name: "old", version: "1" } }),
+    ).rejects.toMatchObject({
       code: -32022,
       data: { requested: 1, supported: [2] },
     });
@@ -37,7 +43,9 @@ describe("initialize", () => {
 
   it("refuses a malformed version with -32602", async () => {
     running = start({ prompt: noop });
-    await expect(running.client.request("initialize", { protocolVersion: "two" })).rejects.toMatchObject({ code: -32602 });
+    await expect(running.client.request("initialize", { protocolVersion: "two" })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it("answers requests before initialize with -32600", async () => {
@@ -48,14 +56,20 @@ describe("initialize", () => {
 
   it("is complete when a pipelined request arrives right behind it (no initialize hook)", async () => {
     running = start({ prompt: noop });
-    const [init, session] = await Promise.all([running.client.initialize(), running.client.request("session/new", { cwd: "/w" })]);
+    const [init, session] = await Promise.all([
+      running.client.initialize(),
+      running.client.request("session/new", { cwd: "/w" }),
+    ]);
     expect(init.protocolVersion).toBe(2);
     expect(session.sessionId).toMatch(/^sess_/);
   });
 
   it("answers requests that overtake an initialize still in its async hook with -32600", async () => {
     running = start({ prompt: noop, initialize: () => new Promise((r) => setTimeout(r, 10)) });
-    const [init, session] = await Promise.allSettled([running.client.initialize(), running.client.request("session/new", { cwd: "/w" })]);
+    const [init, session] = await Promise.allSettled([
+      running.client.initialize(),
+      running.client.request("session/new", { cwd: "/w" }),
+    ]);
     expect(init.status).toBe("fulfilled");
     expect(session).toMatchObject({ status: "rejected", reason: { code: -32600 } });
   });
@@ -92,6 +106,8 @@ describe("initialize", () => {
 
   it("advertises authMethods when given", async () => {
     running = start({ prompt: noop, authMethods: [{ type: "agent", methodId: "key", name: "API key" }], login: noop });
-    expect((await running.client.initialize()).authMethods).toEqual([{ type: "agent", methodId: "key", name: "API key" }]);
+    expect((await running.client.initialize()).authMethods).toEqual([
+      { type: "agent", methodId: "key", name: "API key" },
+    ]);
   });
 });

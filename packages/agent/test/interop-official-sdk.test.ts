@@ -3,8 +3,9 @@
  * with its own schemas) runs a prompt turn with a permission request, a cancelled turn and a
  * resume with replay against our agent, and sees a conforming lifecycle.
  */
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+
 import { createInMemoryTransportPair, streamFromTransport, type Transport } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineAgent } from "../src/index.js";
 
@@ -14,7 +15,9 @@ const agent = defineAgent({
   async prompt(turn) {
     if (turn.text === "wait") {
       await turn.message().append("waiting...");
-      await new Promise((_, reject) => turn.signal.addEventListener("abort", () => reject(turn.signal.reason), { once: true }));
+      await new Promise((_, reject) =>
+        turn.signal.addEventListener("abort", () => reject(turn.signal.reason), { once: true }),
+      );
     }
     const call = turn.toolCall({ title: "Write notes.md", kind: "edit" });
     const decision = await call.requestPermission();
@@ -75,7 +78,11 @@ function connectOfficialClient(onUpdate?: (params: acp.UpdateSessionNotification
 }
 
 async function initialize(connection: acp.ClientConnection) {
-  return connection.agent.request("initialize", { protocolVersion: 2, info: { name: "official-client", version: "2.4.0" }, capabilities: {} });
+  return connection.agent.request("initialize", {
+    protocolVersion: 2,
+    info: { name: "official-client", version: "2.4.0" },
+    capabilities: {},
+  });
 }
 
 async function collectUntilStop(session: acp.ActiveSession): Promise<acp.ActiveSessionMessage[]> {
@@ -96,7 +103,12 @@ describe("the official v2 client against our agent", () => {
     const { messageId } = await session.prompt("notes");
     const messages = await collectUntilStop(session);
     const updates = messages.map((m) => m.update as { sessionUpdate: string; state?: string; messageId?: string });
-    expect(updates.filter((u) => u.sessionUpdate === "state_update").map((u) => u.state)).toEqual(["running", "requires_action", "running", "idle"]);
+    expect(updates.filter((u) => u.sessionUpdate === "state_update").map((u) => u.state)).toEqual([
+      "running",
+      "requires_action",
+      "running",
+      "idle",
+    ]);
     expect(updates.find((u) => u.sessionUpdate === "user_message")?.messageId).toBe(messageId);
     const stop = messages.at(-1)!;
     expect(stop.kind === "stop" && stop.stopReason).toBe("end_turn");
@@ -145,14 +157,10 @@ describe("the official v2 client against our agent", () => {
     const stop = rest.at(-1)!;
     expect(stop.kind === "stop" && stop.stopReason).toBe("cancelled");
     expect(wire.some((m) => m.method === "$/cancel_request")).toBe(true);
-    expect([...seen, ...rest.map((m) => (m.update as { state?: string; status?: string }).state ?? m.update.sessionUpdate)]).toEqual([
-      "running",
-      "user_message",
-      "tool_call_update",
-      "requires_action",
-      "tool_call_update",
-      "idle",
-    ]);
+    expect([
+      ...seen,
+      ...rest.map((m) => (m.update as { state?: string; status?: string }).state ?? m.update.sessionUpdate),
+    ]).toEqual(["running", "user_message", "tool_call_update", "requires_action", "tool_call_update", "idle"]);
     session.dispose();
   });
 
@@ -168,14 +176,25 @@ describe("the official v2 client against our agent", () => {
     const seen: { sessionUpdate: string; state?: string; messageId?: string }[] = [];
     const second = connectOfficialClient((params) => seen.push(params.update as never));
     await initialize(second.connection);
-    await second.connection.agent.request("session/resume", { sessionId, cwd: "/work/project", replayFrom: { type: "start" } });
+    await second.connection.agent.request("session/resume", {
+      sessionId,
+      cwd: "/work/project",
+      replayFrom: { type: "start" },
+    });
     // The SDK dispatches notification handlers asynchronously; wire order is checked below.
     await new Promise((r) => setTimeout(r, 20));
-    expect(seen.map((u) => u.sessionUpdate)).toEqual(["user_message", "tool_call_update", "agent_message", "state_update"]);
+    expect(seen.map((u) => u.sessionUpdate)).toEqual([
+      "user_message",
+      "tool_call_update",
+      "agent_message",
+      "state_update",
+    ]);
     expect(seen[0]!.messageId).toBe(messageId);
     // The resume snapshot repeats the last stop reason for context; the official client accepts it.
     expect(seen.at(-1)).toEqual({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
-    const order = second.wire.filter((m) => m.method === "session/update" || m.id === 1).map((m) => m.method ?? "response");
+    const order = second.wire
+      .filter((m) => m.method === "session/update" || m.id === 1)
+      .map((m) => m.method ?? "response");
     expect(order).toEqual(["session/update", "session/update", "session/update", "session/update", "response"]);
   });
 });

@@ -26,9 +26,19 @@ type Op =
   | { kind: "closeAndResume" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ unit: fc.constantFrom("c", "p", "t", "w", "x", "a"), minLength: 0, maxLength: 5 }).map((script) => ({ kind: "prompt" as const, script: script || "c" })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .string({ unit: fc.constantFrom("c", "p", "t", "w", "x", "a"), minLength: 0, maxLength: 5 })
+      .map((script) => ({ kind: "prompt" as const, script: script || "c" })),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: "cancel" as const }) },
-  { weight: 2, arbitrary: fc.constantFrom("allow", "reject", "cancelled").map((choice) => ({ kind: "answer" as const, choice: choice as "allow" | "reject" | "cancelled" })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom("allow", "reject", "cancelled")
+      .map((choice) => ({ kind: "answer" as const, choice: choice as "allow" | "reject" | "cancelled" })),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: "tick" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "closeAndResume" as const }) },
 );
@@ -71,7 +81,11 @@ async function runScenario(ops: Op[]): Promise<void> {
     const answer = (choice: string) => {
       const resolve = pendingPermissions.shift();
       if (resolve === undefined) return;
-      resolve(choice === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: choice === "allow" ? "allow_once" : "reject_once" } });
+      resolve(
+        choice === "cancelled"
+          ? { outcome: { outcome: "cancelled" } }
+          : { outcome: { outcome: "selected", optionId: choice === "allow" ? "allow_once" : "reject_once" } },
+      );
     };
     for (const op of ops) {
       if (op.kind === "prompt") {
@@ -89,14 +103,22 @@ async function runScenario(ops: Op[]): Promise<void> {
         silentWindows.push([closedAt, s.client.wire.length]);
         await s.client.request("session/resume", { sessionId, cwd: "/work/project" });
         resumeSnapshots.add(s.client.states(sessionId).at(-1));
-      }
-      else if (op.kind === "answer") answer(op.choice);
+      } else if (op.kind === "answer") answer(op.choice);
       else await tick();
     }
     // Drain: cancel until every prompt is answered and the session is idle.
     let settled = false;
     void Promise.all(outcomes).then(() => (settled = true));
-    for (let i = 0; i < 500 && !(settled && s.client.states().at(-1)?.state !== "running" && s.client.states().at(-1)?.state !== "requires_action"); i++) {
+    for (
+      let i = 0;
+      i < 500 &&
+      !(
+        settled &&
+        s.client.states().at(-1)?.state !== "running" &&
+        s.client.states().at(-1)?.state !== "requires_action"
+      );
+      i++
+    ) {
       await s.client.cancel(sessionId);
       while (pendingPermissions.length > 0) answer("cancelled");
       await tick(2);
@@ -106,7 +128,8 @@ async function runScenario(ops: Op[]): Promise<void> {
 
     const updates = s.client.updates(sessionId);
     // Every update is schema-valid.
-    for (const update of updates) expect((validators as any)["session/update"].params({ sessionId, update }).ok).toBe(true);
+    for (const update of updates)
+      expect((validators as any)["session/update"].params({ sessionId, update }).ok).toBe(true);
     // State machine.
     let state: "idle" | "running" | "requires_action" = "idle";
     let turns = 0;
@@ -143,7 +166,8 @@ async function runScenario(ops: Op[]): Promise<void> {
     expect([...userMessagesInTurn].sort()).toEqual([...accepted].sort());
     expect(new Set(accepted).size).toBe(accepted.length);
     // Silence between a close response and the resume.
-    for (const [from, to] of silentWindows) expect(s.client.wire.slice(from, to).filter((m) => m.method === "session/update")).toEqual([]);
+    for (const [from, to] of silentWindows)
+      expect(s.client.wire.slice(from, to).filter((m) => m.method === "session/update")).toEqual([]);
     // Exactly one response per request on the wire.
     const responseIds = s.client.wire.filter((m) => m.method === undefined).map((m) => m.id);
     expect(new Set(responseIds).size).toBe(responseIds.length);

@@ -1,6 +1,6 @@
 import { RequestError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { startWithSession, gate, type Started } from "./support/harness.js";
+import { gate, type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -11,7 +11,10 @@ afterEach(async () => {
 describe("insertion and messageId", () => {
   it("answers with the messageId of the user_message it emitted, carrying the full prompt", async () => {
     const s = (running = await startWithSession({ prompt: async () => {} }));
-    const prompt = [{ type: "text", text: "a" }, { type: "resource_link", name: "f", uri: "file:///w/f" }];
+    const prompt = [
+      { type: "text", text: "a" },
+      { type: "resource_link", name: "f", uri: "file:///w/f" },
+    ];
     const { messageId } = await s.client.prompt(s.sessionId, prompt);
     await s.client.waitForIdles(1);
     const user = s.client.updates().filter((u) => u.sessionUpdate === "user_message");
@@ -31,12 +34,20 @@ describe("insertion and messageId", () => {
     const pending = s.client.prompt(s.sessionId, "hi");
     await pending;
     await s.client.waitForIdles(1);
-    const kinds = s.client.wire.map((m) => (m.method === "session/update" ? m.params.update.sessionUpdate + (m.params.update.state ? `:${m.params.update.state}` : "") : m.result !== undefined ? "response" : m.method));
+    const kinds = s.client.wire.map((m) =>
+      m.method === "session/update"
+        ? m.params.update.sessionUpdate + (m.params.update.state ? `:${m.params.update.state}` : "")
+        : m.result !== undefined
+          ? "response"
+          : m.method,
+    );
     expect(kinds.slice(-4)).toEqual(["state_update:running", "user_message", "response", "state_update:idle"]);
   });
 
   it("sends exactly one idle per turn, with the returned stop reason", async () => {
-    const s = (running = await startWithSession({ prompt: async (turn) => (turn.text === "long" ? "max_tokens" : undefined) }));
+    const s = (running = await startWithSession({
+      prompt: async (turn) => (turn.text === "long" ? "max_tokens" : undefined),
+    }));
     await s.client.prompt(s.sessionId, "long");
     await s.client.waitForIdles(1);
     await s.client.prompt(s.sessionId, "short");
@@ -64,7 +75,12 @@ describe("failures", () => {
     const result = await s.client.prompt(s.sessionId, "x");
     expect(result.messageId).toMatch(/^msg_user_/);
     await s.client.waitForIdles(1);
-    expect(s.client.idles()[0]).toEqual({ sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32603, message: "model unavailable" } });
+    expect(s.client.idles()[0]).toEqual({
+      sessionUpdate: "state_update",
+      state: "idle",
+      stopReason: "error",
+      error: { code: -32603, message: "model unavailable" },
+    });
     expect(JSON.stringify(s.client.wire)).not.toContain("at ");
   });
 
@@ -88,7 +104,10 @@ describe("failures", () => {
 
   it("answers an unknown session with -32002 {sessionId} and emits nothing", async () => {
     const s = (running = await startWithSession({ prompt: async () => {} }));
-    await expect(s.client.prompt("sess_nope", "x")).rejects.toMatchObject({ code: -32002, data: { sessionId: "sess_nope" } });
+    await expect(s.client.prompt("sess_nope", "x")).rejects.toMatchObject({
+      code: -32002,
+      data: { sessionId: "sess_nope" },
+    });
     expect(s.client.updates()).toEqual([]);
   });
 });
@@ -104,7 +123,10 @@ describe("prompt capabilities", () => {
     it(`refuses ${name} with -32602 before insertion`, async () => {
       let called = false;
       const s = (running = await startWithSession({ prompt: async () => void (called = true) }));
-      await expect(s.client.prompt(s.sessionId, [{ type: "text", text: "see" }, block])).rejects.toMatchObject({ code: -32602, data: { path: "/prompt/1/type" } });
+      await expect(s.client.prompt(s.sessionId, [{ type: "text", text: "see" }, block])).rejects.toMatchObject({
+        code: -32602,
+        data: { path: "/prompt/1/type" },
+      });
       expect(s.client.updates()).toEqual([]);
       expect(called).toBe(false);
     });
@@ -147,7 +169,14 @@ describe("queued prompts", () => {
     const { messageId } = await second;
     await s.client.waitForIdles(2);
     const kinds = s.client.updates().map((u) => u.sessionUpdate + (u.state ? `:${u.state}` : ""));
-    expect(kinds).toEqual(["state_update:running", "user_message", "state_update:idle", "state_update:running", "user_message", "state_update:idle"]);
+    expect(kinds).toEqual([
+      "state_update:running",
+      "user_message",
+      "state_update:idle",
+      "state_update:running",
+      "user_message",
+      "state_update:idle",
+    ]);
     expect(s.client.updates()[4].messageId).toBe(messageId);
   });
 
@@ -204,7 +233,10 @@ describe("follow-up prompts as an async iterator", () => {
     await s.client.prompt(s.sessionId, "one");
     await s.client.prompt(s.sessionId, "stop");
     await s.client.waitForIdles(1);
-    const said = s.client.updates().filter((u) => u.sessionUpdate === "agent_message").map((u) => u.content[0].text);
+    const said = s.client
+      .updates()
+      .filter((u) => u.sessionUpdate === "agent_message")
+      .map((u) => u.content[0].text);
     expect(said).toEqual(["got one", "got stop"]);
     // Once the turn is over, prompts queue again and start their own turns.
     await s.client.prompt(s.sessionId, "later");
@@ -239,7 +271,11 @@ describe("agent-initiated work", () => {
     });
     expect(reason).toBe("end_turn");
     await s.client.waitForIdles(1);
-    expect(s.client.updates().map((u) => u.sessionUpdate + (u.state ? `:${u.state}` : ""))).toEqual(["state_update:running", "agent_message", "state_update:idle"]);
+    expect(s.client.updates().map((u) => u.sessionUpdate + (u.state ? `:${u.state}` : ""))).toEqual([
+      "state_update:running",
+      "agent_message",
+      "state_update:idle",
+    ]);
   });
 
   it("waits behind a running turn", async () => {

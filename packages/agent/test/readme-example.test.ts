@@ -32,7 +32,12 @@ describe("README echo example", () => {
     await client.waitForIdles(1);
     const chunks = client.updates().filter((u) => u.sessionUpdate === "agent_message_chunk");
     expect(chunks.map((u) => u.content.text).join("")).toBe("hello acp world");
-    expect(client.updates().filter((u) => u.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
+    expect(
+      client
+        .updates()
+        .filter((u) => u.sessionUpdate === "tool_call_update")
+        .at(-1),
+    ).toMatchObject({
       status: "completed",
       content: [{ type: "content", content: { type: "text", text: "3 words" } }],
     });

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
-import { defineAgent, InMemorySessionStore, type AgentDefinition } from "../src/index.js";
-import { gate, ScriptedClient, start, startWithSession, type Started } from "./support/harness.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
+import { gate, ScriptedClient, type Started, start, startWithSession } from "./support/harness.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -48,7 +48,12 @@ describe("session/new", () => {
   });
 
   it("lets newSession pick per-session options", async () => {
-    const s = track(start({ prompt: async () => {}, newSession: (session, params) => ({ title: `in ${params.cwd}`, data: { seen: session.cwd } }) }));
+    const s = track(
+      start({
+        prompt: async () => {},
+        newSession: (session, params) => ({ title: `in ${params.cwd}`, data: { seen: session.cwd } }),
+      }),
+    );
     await s.client.initialize();
     const { sessionId } = await s.client.request("session/new", { cwd: "/w" });
     const { sessions } = await s.client.request("session/list", {});
@@ -59,24 +64,40 @@ describe("session/new", () => {
   it("refuses additionalDirectories and MCP transports that are not advertised with -32602", async () => {
     const s = track(start({ prompt: async () => {} }));
     await s.client.initialize();
-    await expect(s.client.request("session/new", { cwd: "/w", additionalDirectories: ["/x"] })).rejects.toMatchObject({ code: -32602 });
-    await expect(s.client.request("session/new", { cwd: "/w", mcpServers: [{ type: "http", name: "m", url: "https://m.example" }] })).rejects.toMatchObject({
+    await expect(s.client.request("session/new", { cwd: "/w", additionalDirectories: ["/x"] })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      s.client.request("session/new", {
+        cwd: "/w",
+        mcpServers: [{ type: "http", name: "m", url: "https://m.example" }],
+      }),
+    ).rejects.toMatchObject({
       code: -32602,
       data: { path: "/mcpServers/0/type" },
     });
   });
 
   it("accepts them when advertised", async () => {
-    const s = track(start({ prompt: async () => {}, capabilities: { session: { additionalDirectories: {}, mcp: { http: {} } } } }));
+    const s = track(
+      start({ prompt: async () => {}, capabilities: { session: { additionalDirectories: {}, mcp: { http: {} } } } }),
+    );
     await s.client.initialize();
-    const result = await s.client.request("session/new", { cwd: "/w", additionalDirectories: ["/x"], mcpServers: [{ type: "http", name: "m", url: "https://m.example" }] });
+    const result = await s.client.request("session/new", {
+      cwd: "/w",
+      additionalDirectories: ["/x"],
+      mcpServers: [{ type: "http", name: "m", url: "https://m.example" }],
+    });
     expect(s.agent.sessions.get(result.sessionId)!.mcpServers).toHaveLength(1);
   });
 });
 
 describe("session/resume", () => {
   it("replays history from the start, then the state snapshot, then answers", async () => {
-    const connect = sharedAgent({ prompt: echo, availableCommands: [{ type: "command", name: "clear", description: "Clear" }] as never });
+    const connect = sharedAgent({
+      prompt: echo,
+      availableCommands: [{ type: "command", name: "clear", description: "Clear" }] as never,
+    });
     const first = await connect();
     const sessionId = await first.client.newSession("/w");
     const { messageId } = await first.client.prompt(sessionId, "hello there world");
@@ -84,7 +105,11 @@ describe("session/resume", () => {
     await first.client.close();
 
     const second = await connect();
-    const result = await second.client.request("session/resume", { sessionId, cwd: "/w", replayFrom: { type: "start" } });
+    const result = await second.client.request("session/resume", {
+      sessionId,
+      cwd: "/w",
+      replayFrom: { type: "start" },
+    });
     const updates = second.client.updates(sessionId);
     expect(updates).toEqual([
       { sessionUpdate: "user_message", messageId, content: [{ type: "text", text: "hello there world" }] },
@@ -133,7 +158,12 @@ describe("session/resume", () => {
     const second = await connect();
     await second.client.request("session/resume", { sessionId, cwd: "/w" });
     expect(second.client.updates()).toEqual([
-      { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32099, message: "The build tool crashed" } },
+      {
+        sessionUpdate: "state_update",
+        state: "idle",
+        stopReason: "error",
+        error: { code: -32099, message: "The build tool crashed" },
+      },
     ]);
   });
 
@@ -142,8 +172,12 @@ describe("session/resume", () => {
     const first = await connect();
     const sessionId = await first.client.newSession("/w");
     const second = await connect();
-    await expect(second.client.request("session/resume", { sessionId, cwd: "/w", replayFrom: { type: "_since", at: 3 } })).rejects.toMatchObject({ code: -32602 });
-    await expect(second.client.request("session/resume", { sessionId, cwd: "/w", replayFrom: { nope: true } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      second.client.request("session/resume", { sessionId, cwd: "/w", replayFrom: { type: "_since", at: 3 } }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      second.client.request("session/resume", { sessionId, cwd: "/w", replayFrom: { nope: true } }),
+    ).rejects.toMatchObject({ code: -32602 });
     expect(second.client.updates()).toEqual([]);
   });
 
@@ -151,8 +185,13 @@ describe("session/resume", () => {
     const connect = sharedAgent({ prompt: echo });
     const c = await connect();
     const sessionId = await c.client.newSession("/w");
-    await expect(c.client.request("session/resume", { sessionId: "sess_nope", cwd: "/w" })).rejects.toMatchObject({ code: -32002, data: { sessionId: "sess_nope" } });
-    await expect(c.client.request("session/resume", { sessionId, cwd: "/elsewhere" })).rejects.toMatchObject({ code: -32602 });
+    await expect(c.client.request("session/resume", { sessionId: "sess_nope", cwd: "/w" })).rejects.toMatchObject({
+      code: -32002,
+      data: { sessionId: "sess_nope" },
+    });
+    await expect(c.client.request("session/resume", { sessionId, cwd: "/elsewhere" })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it("reports the running state in the snapshot when resumed mid-turn on the same connection", async () => {
@@ -201,12 +240,14 @@ describe("session/list", () => {
 describe("session/close", () => {
   it("sends idle cancelled before its response and nothing for the session afterwards", async () => {
     let lateEmit: (() => void) | undefined;
-    const s = track(await startWithSession({
-      prompt: async (turn) => {
-        lateEmit = () => void turn.session.notice({ severity: "info", title: "late" });
-        await abortable(turn.signal);
-      },
-    }));
+    const s = track(
+      await startWithSession({
+        prompt: async (turn) => {
+          lateEmit = () => void turn.session.notice({ severity: "info", title: "late" });
+          await abortable(turn.signal);
+        },
+      }),
+    );
     await s.client.prompt(s.sessionId, "x");
     const closeResult = await s.client.request("session/close", { sessionId: s.sessionId });
     expect(closeResult).toEqual({});
@@ -241,13 +282,15 @@ describe("session/close", () => {
   it("refuses prompts that arrive while the close waits for the turn to stop", async () => {
     const aborted = gate();
     const release = gate();
-    const s = track(await startWithSession({
-      prompt: async (turn) => {
-        await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
-        aborted.open();
-        await release.promise;
-      },
-    }));
+    const s = track(
+      await startWithSession({
+        prompt: async (turn) => {
+          await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
+          aborted.open();
+          await release.promise;
+        },
+      }),
+    );
     await s.client.prompt(s.sessionId, "x");
     const closing = s.client.request("session/close", { sessionId: s.sessionId });
     await aborted.promise;
@@ -271,7 +314,13 @@ describe("session/close", () => {
 describe("session/delete", () => {
   it("removes the session from the list and closes it; unknown ids succeed", async () => {
     const deleted: string[] = [];
-    const s = track(await startWithSession({ prompt: async () => {}, capabilities: { session: { delete: {} } }, deleteSession: (id) => void deleted.push(id) }));
+    const s = track(
+      await startWithSession({
+        prompt: async () => {},
+        capabilities: { session: { delete: {} } },
+        deleteSession: (id) => void deleted.push(id),
+      }),
+    );
     expect(await s.client.request("session/delete", { sessionId: s.sessionId })).toEqual({});
     expect((await s.client.request("session/list", {})).sessions).toEqual([]);
     await expect(s.client.prompt(s.sessionId, "x")).rejects.toMatchObject({ code: -32002 });
@@ -298,11 +347,23 @@ describe("config options", () => {
 
   it("sets a value, sends config_option_update and answers the full list", async () => {
     const s = track(await startWithSession({ prompt: async () => {}, configOptions }));
-    const result = await s.client.request("session/set_config_option", { sessionId: s.sessionId, configId: "model", type: "id", value: "large" });
+    const result = await s.client.request("session/set_config_option", {
+      sessionId: s.sessionId,
+      configId: "model",
+      type: "id",
+      value: "large",
+    });
     expect(result.configOptions.map((o: any) => o.currentValue)).toEqual(["large", false]);
-    expect(s.client.updates()).toEqual([{ sessionUpdate: "config_option_update", configOptions: result.configOptions }]);
+    expect(s.client.updates()).toEqual([
+      { sessionUpdate: "config_option_update", configOptions: result.configOptions },
+    ]);
     expect(s.agent.sessions.get(s.sessionId)!.configValue("model")).toBe("large");
-    await s.client.request("session/set_config_option", { sessionId: s.sessionId, configId: "fast", type: "boolean", value: true });
+    await s.client.request("session/set_config_option", {
+      sessionId: s.sessionId,
+      configId: "fast",
+      type: "boolean",
+      value: true,
+    });
     expect(s.agent.sessions.get(s.sessionId)!.configValue("fast")).toBe(true);
   });
 
@@ -315,19 +376,31 @@ describe("config options", () => {
       { configId: "fast", type: "id", value: "true" },
     ];
     for (const attempt of attempts) {
-      await expect(s.client.request("session/set_config_option", { sessionId: s.sessionId, ...attempt })).rejects.toMatchObject({ code: -32602 });
+      await expect(
+        s.client.request("session/set_config_option", { sessionId: s.sessionId, ...attempt }),
+      ).rejects.toMatchObject({ code: -32602 });
     }
     expect(s.agent.sessions.get(s.sessionId)!.configValue("model")).toBe("small");
     expect(s.client.updates()).toEqual([]);
   });
 
   it("lets the hook return dependent changes", async () => {
-    const s = track(await startWithSession({
-      prompt: async () => {},
-      configOptions,
-      setConfigOption: (_session, change, next) => (change.configId === "model" ? next.map((o) => (o.configId === "fast" ? ({ ...o, currentValue: true } as never) : o)) : undefined),
-    }));
-    const result = await s.client.request("session/set_config_option", { sessionId: s.sessionId, configId: "model", type: "id", value: "large" });
+    const s = track(
+      await startWithSession({
+        prompt: async () => {},
+        configOptions,
+        setConfigOption: (_session, change, next) =>
+          change.configId === "model"
+            ? next.map((o) => (o.configId === "fast" ? ({ ...o, currentValue: true } as never) : o))
+            : undefined,
+      }),
+    );
+    const result = await s.client.request("session/set_config_option", {
+      sessionId: s.sessionId,
+      configId: "model",
+      type: "id",
+      value: "large",
+    });
     expect(result.configOptions.map((o: any) => o.currentValue)).toEqual(["large", true]);
   });
 });
@@ -340,7 +413,12 @@ describe("session-level updates", () => {
     await session.updateInfo({ title: "Fix the build", updatedAt: "2026-11-30T03:00:00Z" });
     const watcher = session.toolCall({ title: "Watching files", kind: "other" });
     await watcher.complete();
-    expect(s.client.updates().map((u) => u.sessionUpdate)).toEqual(["available_commands_update", "session_info_update", "tool_call_update", "tool_call_update"]);
+    expect(s.client.updates().map((u) => u.sessionUpdate)).toEqual([
+      "available_commands_update",
+      "session_info_update",
+      "tool_call_update",
+      "tool_call_update",
+    ]);
     const { sessions } = await s.client.request("session/list", {});
     expect(sessions[0]).toMatchObject({ title: "Fix the build", updatedAt: "2026-11-30T03:00:00Z" });
   });
@@ -369,12 +447,14 @@ describe("connection loss", () => {
 describe("persistence", () => {
   it("saves session data at the end of each turn and bumps updatedAt on insertion", async () => {
     const store = new InMemorySessionStore();
-    const s = track(await startWithSession({
-      sessionStore: store,
-      prompt: async (turn) => {
-        turn.session.data.turns = ((turn.session.data.turns as number | undefined) ?? 0) + 1;
-      },
-    }));
+    const s = track(
+      await startWithSession({
+        sessionStore: store,
+        prompt: async (turn) => {
+          turn.session.data.turns = ((turn.session.data.turns as number | undefined) ?? 0) + 1;
+        },
+      }),
+    );
     const before = store.get(s.sessionId)!.updatedAt!;
     await new Promise((r) => setTimeout(r, 5));
     await s.client.prompt(s.sessionId, "x");

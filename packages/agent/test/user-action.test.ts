@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CapabilityNotSupportedError, type ElicitationResult, type PermissionDecision } from "../src/index.js";
-import { gate, startWithSession, type Started } from "./support/harness.js";
+import { gate, type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -22,7 +22,11 @@ describe("permission requests", () => {
       { onPermission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }) },
     ));
     await s.client.prompt(s.sessionId, "x");
-    expect(await decision.promise).toMatchObject({ granted: true, outcome: "selected", option: { optionId: "allow_once", kind: "allow_once" } });
+    expect(await decision.promise).toMatchObject({
+      granted: true,
+      outcome: "selected",
+      option: { optionId: "allow_once", kind: "allow_once" },
+    });
     await s.client.waitForIdles(1);
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "requires_action", "running", "idle"]);
     const request = s.client.wire.find((m) => m.method === "session/request_permission")!;
@@ -119,7 +123,9 @@ describe("elicitation", () => {
     const s = (running = await startWithSession(
       {
         prompt: async (turn) => {
-          await turn.elicit({ mode: "form", message: "Name?", requestedSchema: schema as never }).catch((e: unknown) => failure.open(e));
+          await turn
+            .elicit({ mode: "form", message: "Name?", requestedSchema: schema as never })
+            .catch((e: unknown) => failure.open(e));
         },
       },
       { clientCapabilities: { elicitation: { url: {} } } },
@@ -133,7 +139,13 @@ describe("elicitation", () => {
   it("treats `elicitation: {}` as advertising no mode", async () => {
     const failure = gate<unknown>();
     const s = (running = await startWithSession(
-      { prompt: (turn) => turn.elicit({ mode: "url", message: "Log in", url: "https://example.com/login" }).then(() => {}, (e) => failure.open(e)) },
+      {
+        prompt: (turn) =>
+          turn.elicit({ mode: "url", message: "Log in", url: "https://example.com/login" }).then(
+            () => {},
+            (e) => failure.open(e),
+          ),
+      },
       { clientCapabilities: { elicitation: {} } },
     ));
     await s.client.prompt(s.sessionId, "x");
@@ -143,8 +155,14 @@ describe("elicitation", () => {
   it("sends a form elicitation scoped to the session and returns accepted content", async () => {
     const result = gate<ElicitationResult>();
     const s = (running = await startWithSession(
-      { prompt: async (turn) => result.open(await turn.elicit({ mode: "form", message: "Name?", requestedSchema: schema as never })) },
-      { clientCapabilities: { elicitation: { form: {} } }, onElicitation: () => ({ action: "accept", content: { name: "Ada" } }) },
+      {
+        prompt: async (turn) =>
+          result.open(await turn.elicit({ mode: "form", message: "Name?", requestedSchema: schema as never })),
+      },
+      {
+        clientCapabilities: { elicitation: { form: {} } },
+        onElicitation: () => ({ action: "accept", content: { name: "Ada" } }),
+      },
     ));
     await s.client.prompt(s.sessionId, "x");
     expect(await result.promise).toEqual({ action: "accept", content: { name: "Ada" } });
@@ -172,13 +190,18 @@ describe("elicitation", () => {
     await s.client.waitForIdles(1);
     const request = s.client.wire.find((m) => m.method === "elicitation/create")!;
     expect(request.params.elicitationId).toBe(r.elicitationId);
-    expect(s.client.wire.find((m) => m.method === "elicitation/complete")?.params).toEqual({ elicitationId: r.elicitationId });
+    expect(s.client.wire.find((m) => m.method === "elicitation/complete")?.params).toEqual({
+      elicitationId: r.elicitationId,
+    });
   });
 
   it("resolves a pending elicitation as cancel when the turn is cancelled", async () => {
     const result = gate<ElicitationResult>();
     const s = (running = await startWithSession(
-      { prompt: async (turn) => result.open(await turn.elicit({ mode: "form", message: "?", requestedSchema: schema as never })) },
+      {
+        prompt: async (turn) =>
+          result.open(await turn.elicit({ mode: "form", message: "?", requestedSchema: schema as never })),
+      },
       { clientCapabilities: { elicitation: { form: {} } } },
     ));
     await s.client.prompt(s.sessionId, "x");

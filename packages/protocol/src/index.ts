@@ -1,6 +1,7 @@
 // @acp-kit/protocol: everything both sides of an ACP connection share.
-export * from "./jsonrpc/index.js";
-export type * from "./generated/types.js";
-export * from "./generated/methods.js";
-export * from "./generated/decoders.js";
+
 export * from "./acp/index.js";
+export * from "./generated/decoders.js";
+export * from "./generated/methods.js";
+export type * from "./generated/types.js";
+export * from "./jsonrpc/index.js";

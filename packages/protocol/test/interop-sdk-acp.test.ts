@@ -1,15 +1,16 @@
 // The typed ACP layer against the official SDK's v2 apps (through the stream adapters):
 // initialize both ways, an agent -> client request and session/update notifications.
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
-import { afterEach, describe, expect, it } from "vitest";
+
 import {
   createAgentSideConnection,
   createClientSideConnection,
   createInMemoryTransportPair,
   negotiateProtocolVersion,
-  streamFromTransport,
   type SessionUpdate,
+  streamFromTransport,
 } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+import { afterEach, describe, expect, it } from "vitest";
 
 const info = { name: "acp-kit", version: "0.0.0" };
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -36,7 +37,10 @@ describe("typed client (acp-kit) <-> SDK agent", () => {
     const updates: SessionUpdate[] = [];
     client.onNotification("session/update", (params) => void updates.push(params.update));
     client.listen();
-    cleanups.push(() => client.close(), () => sdkConnection.close());
+    cleanups.push(
+      () => client.close(),
+      () => sdkConnection.close(),
+    );
 
     const result = await client.request("initialize", { protocolVersion: 2, info, capabilities: {} });
     expect(result).toMatchObject({ protocolVersion: 2, info: { name: "sdk-agent" } });
@@ -45,9 +49,9 @@ describe("typed client (acp-kit) <-> SDK agent", () => {
       sessionId: "s1",
       update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "hello" } },
     });
-    await expect.poll(() => updates).toEqual([
-      { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "hello" } },
-    ]);
+    await expect
+      .poll(() => updates)
+      .toEqual([{ sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "hello" } }]);
   });
 });
 
@@ -79,7 +83,10 @@ describe("SDK client <-> typed agent (acp-kit)", () => {
       return { outcome: { outcome: "selected", optionId: "yes" } };
     });
     const outcome = await clientApp.connectWith(streamFromTransport(theirs) as unknown as acp.Stream, async (ctx) => {
-      const init = await ctx.request("initialize", { protocolVersion: 2, info: { name: "sdk-client", version: "2.4.0" } });
+      const init = await ctx.request("initialize", {
+        protocolVersion: 2,
+        info: { name: "sdk-client", version: "2.4.0" },
+      });
       const list = await ctx.request("session/list", {});
       return { init, list };
     });

@@ -1,14 +1,15 @@
 // Our schema-agnostic Connection against the official SDK's v2 apps, through the stream
 // adapters: an initialize round trip in both directions, plus cancellation and errors.
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
-import { afterEach, describe, expect, it } from "vitest";
+
 import {
   Connection,
   createInMemoryTransportPair,
+  type JsonRpcMessageStream,
   RequestError,
   streamFromTransport,
-  type JsonRpcMessageStream,
 } from "@acp-kit/protocol";
+import * as acp from "@agentclientprotocol/sdk/experimental/v2";
+import { afterEach, describe, expect, it } from "vitest";
 
 const info = { name: "interop-test", version: "1.0.0" };
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -30,7 +31,10 @@ describe("our Connection (client role) <-> SDK agent app", () => {
     const sdkConnection = agentApp.connect(sdkStream(streamFromTransport(theirs)));
     const client = new Connection(ours);
     client.listen();
-    cleanups.push(() => client.close(), () => sdkConnection.close());
+    cleanups.push(
+      () => client.close(),
+      () => sdkConnection.close(),
+    );
 
     const result = await client.request("initialize", { protocolVersion: 2, info, capabilities: {} });
     expect(result).toMatchObject({ protocolVersion: 2, info: { name: "sdk-agent" } });
@@ -51,26 +55,30 @@ describe("SDK client app <-> our Connection (agent role)", () => {
       return { protocolVersion: 2, info: { name: "acp-kit-agent", version: "0.0.0" }, capabilities: {} };
     });
     let cancelledWith: unknown;
-    agent.onRequest("session/list", (_params, ctx) =>
-      new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener("abort", () => {
-          cancelledWith = ctx.signal.reason;
-          reject(new Error("stopped"));
-        }),
-      ),
+    agent.onRequest(
+      "session/list",
+      (_params, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener("abort", () => {
+            cancelledWith = ctx.signal.reason;
+            reject(new Error("stopped"));
+          }),
+        ),
     );
     agent.listen();
     cleanups.push(() => agent.close());
 
-    const outcome = await acp.client({ name: "sdk-client" }).connectWith(sdkStream(streamFromTransport(theirs)), async (ctx) => {
-      const init = await ctx.request("initialize", { protocolVersion: 2, info });
-      const controller = new AbortController();
-      const listing = ctx.request("session/list", {}, { cancellationSignal: controller.signal });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      controller.abort();
-      const listError = await listing.catch((e: unknown) => e);
-      return { init, listError };
-    });
+    const outcome = await acp
+      .client({ name: "sdk-client" })
+      .connectWith(sdkStream(streamFromTransport(theirs)), async (ctx) => {
+        const init = await ctx.request("initialize", { protocolVersion: 2, info });
+        const controller = new AbortController();
+        const listing = ctx.request("session/list", {}, { cancellationSignal: controller.signal });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        controller.abort();
+        const listError = await listing.catch((e: unknown) => e);
+        return { init, listError };
+      });
 
     expect(seen).toEqual([{ protocolVersion: 2, info }]);
     expect(outcome.init).toMatchObject({ protocolVersion: 2, info: { name: "acp-kit-agent" } });

@@ -29,7 +29,7 @@ describe("NdjsonLineDecoder", () => {
   });
 
   it("accepts CRLF, also when the CR and LF arrive in different chunks", () => {
-    expect(decodeChunks([utf8('{"a":1}\r\n{"b":2}\r'), utf8('\n')])).toEqual(['{"a":1}', '{"b":2}']);
+    expect(decodeChunks([utf8('{"a":1}\r\n{"b":2}\r'), utf8("\n")])).toEqual(['{"a":1}', '{"b":2}']);
   });
 
   it("skips empty and whitespace-only lines", () => {
@@ -128,9 +128,13 @@ describe("NdjsonLineDecoder", () => {
         fc.boolean(),
         fc.boolean(),
         (messages, cuts, crlf, finalTerminator) => {
-          const text = messages.map((m, i) => (i < messages.length - 1 || finalTerminator ? m + (crlf ? "\r\n" : "\n") : m)).join("");
+          const text = messages
+            .map((m, i) => (i < messages.length - 1 || finalTerminator ? m + (crlf ? "\r\n" : "\n") : m))
+            .join("");
           const bytes = utf8(text);
-          const points = [...new Set(cuts.map((c) => (bytes.byteLength === 0 ? 0 : c % bytes.byteLength)))].sort((a, b) => a - b);
+          const points = [...new Set(cuts.map((c) => (bytes.byteLength === 0 ? 0 : c % bytes.byteLength)))].sort(
+            (a, b) => a - b,
+          );
           const chunks: Buffer[] = [];
           let previous = 0;
           for (const point of points) {

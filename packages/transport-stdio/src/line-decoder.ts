@@ -105,7 +105,8 @@ export class NdjsonLineDecoder {
       const joined = Buffer.concat(this.#partial, this.#partialBytes + (lf - start));
       this.#partial = [];
       this.#partialBytes = 0;
-      const end = joined.byteLength > 0 && joined[joined.byteLength - 1] === CR ? joined.byteLength - 1 : joined.byteLength;
+      const end =
+        joined.byteLength > 0 && joined[joined.byteLength - 1] === CR ? joined.byteLength - 1 : joined.byteLength;
       this.#checkSize(end, false);
       return this.#decode(joined, 0, end);
     }

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
 import { NdjsonLineDecoder } from "./line-decoder.js";
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
 
 export interface LineReaderOptions {
   maxLineBytes?: number;

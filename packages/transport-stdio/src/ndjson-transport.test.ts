@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { Connection, ConnectionError, type TransportSink } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
-import { ndjsonTransport, type NdjsonTransport } from "./ndjson-transport.js";
+import { type NdjsonTransport, ndjsonTransport } from "./ndjson-transport.js";
 
 /** Two transports wired back to back through in-process byte streams. */
 function pipePair() {
@@ -50,7 +50,9 @@ describe("ndjsonTransport", () => {
     const received = recordingSink();
     b.start(received.sink);
     a.start(recordingSink().sink);
-    const payloads = Array.from({ length: 100 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", method: "n", params: { i, s: "ü🙂" } }));
+    const payloads = Array.from({ length: 100 }, (_, i) =>
+      JSON.stringify({ jsonrpc: "2.0", method: "n", params: { i, s: "ü🙂" } }),
+    );
     for (const p of payloads) await a.send(p);
     await a.close();
     expect(await received.closed).toBeUndefined();

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
 import { readLines } from "./line-reader.js";
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { NdjsonWriter, type NdjsonWriterOptions, type WriteCoalescing } from "./ndjson-writer.js";
 import { NdjsonTransportCore } from "./transport-core.js";
 
@@ -38,7 +38,11 @@ export interface NdjsonTransport extends Transport {
  * line. The transport ends cleanly when `input` ends (after delivering every line), with a
  * `ConnectionError` when a stream fails or an inbound line is too long.
  */
-export function ndjsonTransport(input: Readable, output: Writable, options: NdjsonTransportOptions = {}): NdjsonTransport {
+export function ndjsonTransport(
+  input: Readable,
+  output: Writable,
+  options: NdjsonTransportOptions = {},
+): NdjsonTransport {
   const logger = options.logger;
   const endOutput = options.endOutput ?? true;
   let closing: Promise<void> | undefined;
@@ -70,7 +74,9 @@ export function ndjsonTransport(input: Readable, output: Writable, options: Ndjs
     },
     send(payload: string): void | Promise<void> {
       if (core.finished) {
-        throw core.finalError instanceof ConnectionError ? core.finalError : ConnectionError.closed("Cannot send: the transport is closed");
+        throw core.finalError instanceof ConnectionError
+          ? core.finalError
+          : ConnectionError.closed("Cannot send: the transport is closed");
       }
       return writer.write(payload);
     },

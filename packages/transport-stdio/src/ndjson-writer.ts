@@ -199,7 +199,9 @@ export class NdjsonWriter {
 }
 
 function writeFailed(cause: Error): ConnectionError {
-  return new ConnectionError(ConnectionErrorKinds.WriteFailed, `Write to the output stream failed: ${cause.message}`, { cause });
+  return new ConnectionError(ConnectionErrorKinds.WriteFailed, `Write to the output stream failed: ${cause.message}`, {
+    cause,
+  });
 }
 
 function ignore(): void {}

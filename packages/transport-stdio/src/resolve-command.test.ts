@@ -8,11 +8,17 @@ const files = (...paths: string[]) => {
 
 describe("resolveCommand", () => {
   it("returns the command untouched on POSIX (execvp searches PATH)", () => {
-    expect(resolveCommand("npx", ["-y", "agent"], { platform: "linux", isFile: () => false })).toEqual({ file: "npx", args: ["-y", "agent"] });
+    expect(resolveCommand("npx", ["-y", "agent"], { platform: "linux", isFile: () => false })).toEqual({
+      file: "npx",
+      args: ["-y", "agent"],
+    });
   });
 
   describe("on win32", () => {
-    const env = { Path: "C:\\Windows\\System32;\"C:\\Program Files\\nodejs\";C:\\Users\\me\\bin", PATHEXT: ".COM;.EXE;.BAT;.CMD" };
+    const env = {
+      Path: 'C:\\Windows\\System32;"C:\\Program Files\\nodejs";C:\\Users\\me\\bin',
+      PATHEXT: ".COM;.EXE;.BAT;.CMD",
+    };
     const cwd = "C:\\work";
 
     it("finds a bare name in PATH through PATHEXT, in PATHEXT order", () => {
@@ -30,16 +36,25 @@ describe("resolveCommand", () => {
 
     it("reads PATH and PATHEXT case-insensitively and falls back to the default PATHEXT", () => {
       const isFile = files("C:\\Users\\me\\bin\\tool.bat");
-      expect(findWindowsExecutable("tool", { pAtH: "C:\\Users\\me\\bin" }, cwd, isFile)).toBe("C:\\Users\\me\\bin\\tool.bat");
+      expect(findWindowsExecutable("tool", { pAtH: "C:\\Users\\me\\bin" }, cwd, isFile)).toBe(
+        "C:\\Users\\me\\bin\\tool.bat",
+      );
     });
 
     it("uses a name that already has an extension as is, and resolves relative paths against cwd", () => {
-      expect(findWindowsExecutable("agent.exe", env, cwd, files("C:\\Users\\me\\bin\\agent.exe"))).toBe("C:\\Users\\me\\bin\\agent.exe");
-      expect(findWindowsExecutable(".\\bin\\agent", env, cwd, files("C:\\work\\bin\\agent.cmd"))).toBe("C:\\work\\bin\\agent.cmd");
+      expect(findWindowsExecutable("agent.exe", env, cwd, files("C:\\Users\\me\\bin\\agent.exe"))).toBe(
+        "C:\\Users\\me\\bin\\agent.exe",
+      );
+      expect(findWindowsExecutable(".\\bin\\agent", env, cwd, files("C:\\work\\bin\\agent.cmd"))).toBe(
+        "C:\\work\\bin\\agent.cmd",
+      );
     });
 
     it("leaves an unknown command alone so that spawn reports ENOENT", () => {
-      expect(resolveCommand("nope", [], { platform: "win32", env, cwd, isFile: () => false })).toEqual({ file: "nope", args: [] });
+      expect(resolveCommand("nope", [], { platform: "win32", env, cwd, isFile: () => false })).toEqual({
+        file: "nope",
+        args: [],
+      });
     });
 
     it("runs a .cmd shim through cmd.exe with every argument quoted and escaped", () => {

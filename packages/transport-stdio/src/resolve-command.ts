@@ -29,7 +29,11 @@ const DEFAULT_PATHEXT = ".COM;.EXE;.BAT;.CMD";
  * run through `cmd.exe /d /s /c` with every argument quoted and its metacharacters escaped,
  * so an argument is never interpreted by the shell.
  */
-export function resolveCommand(command: string, args: readonly string[], options: ResolveCommandOptions = {}): ResolvedCommand {
+export function resolveCommand(
+  command: string,
+  args: readonly string[],
+  options: ResolveCommandOptions = {},
+): ResolvedCommand {
   const platform = options.platform ?? process.platform;
   if (platform !== "win32") return { file: command, args: [...args] };
   const env = options.env ?? process.env;
@@ -60,7 +64,13 @@ export function findWindowsExecutable(
   const hasDirectory = /[\\/]/.test(command) || win.isAbsolute(command);
   const directories = hasDirectory
     ? [""]
-    : [cwd, ...(getEnv(env, "PATH") ?? "").split(";").map(unquote).filter((dir) => dir.length > 0)];
+    : [
+        cwd,
+        ...(getEnv(env, "PATH") ?? "")
+          .split(";")
+          .map(unquote)
+          .filter((dir) => dir.length > 0),
+      ];
   for (const dir of directories) {
     const base = dir === "" ? win.resolve(cwd, command) : win.join(dir, command);
     for (const candidate of candidatesFor(base)) {

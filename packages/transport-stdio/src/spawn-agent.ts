@@ -1,19 +1,19 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
   ConnectionError,
-  ConnectionErrorKinds,
   type ConnectionErrorDetails,
+  ConnectionErrorKinds,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
 import { trackChild, untrackChild } from "./child-registry.js";
 import { readLines } from "./line-reader.js";
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { NdjsonTransport } from "./ndjson-transport.js";
 import { NdjsonWriter, type WriteCoalescing } from "./ndjson-writer.js";
-import { NdjsonTransportCore } from "./transport-core.js";
 import { resolveCommand } from "./resolve-command.js";
 import { StderrTail } from "./stderr-tail.js";
+import { NdjsonTransportCore } from "./transport-core.js";
 
 export interface ShutdownOptions {
   /** After stdin is closed, how long the agent gets to exit by itself (default 2000 ms). */
@@ -82,7 +82,11 @@ const STDERR_DRAIN_AFTER_EXIT_MS = 250;
  * - with kind `payload_too_large` when the agent sends a line past `maxLineBytes` (the
  *   agent is then shut down).
  */
-export function spawnAgent(command: string, args: readonly string[] = [], options: SpawnAgentOptions = {}): SpawnedAgent {
+export function spawnAgent(
+  command: string,
+  args: readonly string[] = [],
+  options: SpawnAgentOptions = {},
+): SpawnedAgent {
   const logger = options.logger;
   const stdinGraceMs = options.shutdown?.stdinGraceMs ?? 2000;
   const termGraceMs = options.shutdown?.termGraceMs ?? 2000;
@@ -102,10 +106,14 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   } catch (error) {
     // spawn throws synchronously only for arguments it cannot use (a NUL byte, a bad option):
     // there is no process to report on later, so fail here.
-    throw new ConnectionError(ConnectionErrorKinds.ConnectFailed, `Could not start agent "${command}": ${(error as Error).message}`, {
-      cause: error,
-      details: { code: (error as NodeJS.ErrnoException).code, command, args: [...args] },
-    });
+    throw new ConnectionError(
+      ConnectionErrorKinds.ConnectFailed,
+      `Could not start agent "${command}": ${(error as Error).message}`,
+      {
+        cause: error,
+        details: { code: (error as NodeJS.ErrnoException).code, command, args: [...args] },
+      },
+    );
   }
 
   // --- process lifecycle -------------------------------------------------------------------
@@ -262,7 +270,10 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     if (spawnError) {
       const code = (spawnError as NodeJS.ErrnoException).code;
       // spawn says ENOENT both for a missing command and for a missing working directory.
-      const hint = code === "ENOENT" && options.cwd !== undefined && !existsSync(options.cwd) ? ` (the working directory ${options.cwd} does not exist)` : "";
+      const hint =
+        code === "ENOENT" && options.cwd !== undefined && !existsSync(options.cwd)
+          ? ` (the working directory ${options.cwd} does not exist)`
+          : "";
       return new ConnectionError(
         ConnectionErrorKinds.ConnectFailed,
         `Could not start agent "${command}": ${spawnError.message}${hint}`,
@@ -274,7 +285,10 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
       return readerError;
     }
     const how = describeExit(exitInfo);
-    const tail = details.stderrTail && details.stderrTail.length > 0 ? `; last stderr line: ${details.stderrTail[details.stderrTail.length - 1]}` : "";
+    const tail =
+      details.stderrTail && details.stderrTail.length > 0
+        ? `; last stderr line: ${details.stderrTail[details.stderrTail.length - 1]}`
+        : "";
     return ConnectionError.closed(`Agent process ${how}${tail}`, details, writeError);
   }
 
@@ -290,7 +304,9 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     },
     send(payload: string): void | Promise<void> {
       if (core.finished || tearingDown) {
-        throw core.finalError instanceof ConnectionError ? core.finalError : (writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"));
+        throw core.finalError instanceof ConnectionError
+          ? core.finalError
+          : (writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"));
       }
       return writer.write(payload);
     },

@@ -14,7 +14,15 @@ export class StderrTail {
   #ended = false;
   readonly done: Promise<void>;
 
-  constructor(stream: Readable, options: { capacity?: number; onLine?: (line: string) => void; passThrough?: (chunk: Buffer) => void; maxLineChars?: number } = {}) {
+  constructor(
+    stream: Readable,
+    options: {
+      capacity?: number;
+      onLine?: (line: string) => void;
+      passThrough?: (chunk: Buffer) => void;
+      maxLineChars?: number;
+    } = {},
+  ) {
     this.capacity = Math.max(0, options.capacity ?? 50);
     this.#onLine = options.onLine;
     this.#maxLineChars = options.maxLineChars ?? 8192;

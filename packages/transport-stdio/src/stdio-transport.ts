@@ -1,8 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
-import { ndjsonTransport, type NdjsonTransport } from "./ndjson-transport.js";
-import { guardStdout, type StdoutGuardMode } from "./stdout-guard.js";
+import { type NdjsonTransport, ndjsonTransport } from "./ndjson-transport.js";
 import type { WriteCoalescing } from "./ndjson-writer.js";
+import { guardStdout, type StdoutGuardMode } from "./stdout-guard.js";
 
 export interface StdioTransportOptions {
   /** Maximum bytes of one inbound line (default 32 MiB); past it the transport closes with `payload_too_large`. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { guardStdout, StdoutReservedError, type StdoutGuard } from "./stdout-guard.js";
+import { guardStdout, type StdoutGuard, StdoutReservedError } from "./stdout-guard.js";
 
 let guard: StdoutGuard | undefined;
 afterEach(() => {

@@ -63,7 +63,8 @@ export function guardStdout(mode: StdoutGuardMode = "redirect"): StdoutGuard {
     stdout.write = function strayStdoutWrite(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
       if (created.mode === "throw") {
         const error = new StdoutReservedError();
-        const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk);
+        const text =
+          typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk);
         process.stderr.write(`[acp-kit] blocked a write to stdout: ${JSON.stringify(text)}\n${error.stack ?? ""}\n`);
         throw error;
       }

@@ -31,7 +31,11 @@ describe("spawnAgent", () => {
     expect(failure.kind).toBe("closed");
     expect(failure.details.exitCode).toBe(7);
     expect(failure.details.signal).toBeNull();
-    expect(failure.details.stderrTail).toEqual(["echo-agent: started", "echo-agent: about to crash", "echo-agent: fatal: out of tokens"]);
+    expect(failure.details.stderrTail).toEqual([
+      "echo-agent: started",
+      "echo-agent: about to crash",
+      "echo-agent: fatal: out of tokens",
+    ]);
     expect(failure.message).toMatch(/exited with code 7.*out of tokens/);
     expect(await connection.closed).toBe(failure);
     await expect(connection.request("echo", {})).rejects.toBe(failure);
@@ -89,7 +93,10 @@ describe("spawnAgent", () => {
   });
 
   it("applies backpressure when the agent never reads: send waits and the buffer stays bounded", async () => {
-    const agent = spawnFixture("deaf-agent.mjs", { highWaterMark: 64 * 1024, shutdown: { stdinGraceMs: 100, termGraceMs: 1000 } });
+    const agent = spawnFixture("deaf-agent.mjs", {
+      highWaterMark: 64 * 1024,
+      shutdown: { stdinGraceMs: 100, termGraceMs: 1000 },
+    });
     const connection = new Connection(agent.transport);
     connection.listen();
     const payload = { blob: "x".repeat(4096) };
@@ -141,9 +148,13 @@ describe("spawnAgent", () => {
 
   it("names a missing working directory in the connect_failed message", async () => {
     const agent = track(spawnAgent(process.execPath, ["-e", ""], { cwd: "/nonexistent/acp-kit-dir", stderr: "pipe" }));
-    const error = await new Promise<Error | undefined>((resolve) => agent.transport.start({ message: () => {}, closed: resolve }));
+    const error = await new Promise<Error | undefined>((resolve) =>
+      agent.transport.start({ message: () => {}, closed: resolve }),
+    );
     expect((error as ConnectionError).kind).toBe("connect_failed");
-    expect((error as ConnectionError).message).toContain("the working directory /nonexistent/acp-kit-dir does not exist");
+    expect((error as ConnectionError).message).toContain(
+      "the working directory /nonexistent/acp-kit-dir does not exist",
+    );
   });
 
   it("throws connect_failed at once for arguments spawn refuses", () => {
@@ -163,7 +174,9 @@ describe("spawnAgent", () => {
       const script = join(dir, "agent.sh");
       writeFile(script, "#!/bin/sh\necho hi\n", 0o644);
       const agent = track(spawnAgent(script, [], { stderr: "pipe" }));
-      const closed = new Promise<Error | undefined>((resolve) => agent.transport.start({ message: () => {}, closed: resolve }));
+      const closed = new Promise<Error | undefined>((resolve) =>
+        agent.transport.start({ message: () => {}, closed: resolve }),
+      );
       const error = await closed;
       expect((error as ConnectionError).kind).toBe("connect_failed");
       expect((error as ConnectionError).details.code).toBe("EACCES");
@@ -173,9 +186,17 @@ describe("spawnAgent", () => {
   });
 
   it("reports an agent that exits with code 0 on its own as a closed error with details", async () => {
-    const agent = track(spawnAgent(process.execPath, ["-e", "console.error('bye'); process.stdout.write('{\"jsonrpc\":\"2.0\",\"method\":\"hi\"}\\n')"], { stderr: "pipe" }));
+    const agent = track(
+      spawnAgent(
+        process.execPath,
+        ["-e", 'console.error(\'bye\'); process.stdout.write(\'{"jsonrpc":"2.0","method":"hi"}\\n\')'],
+        { stderr: "pipe" },
+      ),
+    );
     const messages: string[] = [];
-    const error = await new Promise<Error | undefined>((resolve) => agent.transport.start({ message: (m) => void messages.push(m), closed: resolve }));
+    const error = await new Promise<Error | undefined>((resolve) =>
+      agent.transport.start({ message: (m) => void messages.push(m), closed: resolve }),
+    );
     // The last message written before exit is still delivered.
     expect(messages).toEqual(['{"jsonrpc":"2.0","method":"hi"}']);
     expect((error as ConnectionError).kind).toBe("closed");
@@ -204,18 +225,26 @@ describe("spawnAgent", () => {
   });
 
   it("still delivers what an agent wrote before exiting when the transport is started late", async () => {
-    const agent = track(spawnAgent(process.execPath, ["-e", "process.stdout.write('{\"early\":true}\\n')"], { stderr: "pipe" }));
+    const agent = track(
+      spawnAgent(process.execPath, ["-e", "process.stdout.write('{\"early\":true}\\n')"], { stderr: "pipe" }),
+    );
     await agent.exited;
     await delay(50);
     const messages: string[] = [];
-    const error = await new Promise<Error | undefined>((resolve) => agent.transport.start({ message: (m) => void messages.push(m), closed: resolve }));
+    const error = await new Promise<Error | undefined>((resolve) =>
+      agent.transport.start({ message: (m) => void messages.push(m), closed: resolve }),
+    );
     expect(messages).toEqual(['{"early":true}']);
     expect((error as ConnectionError).details.exitCode).toBe(0);
   });
 
   it("forwards stderr lines to a callback", async () => {
     const lines: string[] = [];
-    const agent = track(spawnAgent(process.execPath, ["-e", "console.error('one'); console.error('two\\r\\nthree')"], { stderr: (line) => lines.push(line) }));
+    const agent = track(
+      spawnAgent(process.execPath, ["-e", "console.error('one'); console.error('two\\r\\nthree')"], {
+        stderr: (line) => lines.push(line),
+      }),
+    );
     agent.transport.start({ message: () => {}, closed: () => {} });
     await agent.exited;
     await expect.poll(() => lines).toEqual(["one", "two", "three"]);

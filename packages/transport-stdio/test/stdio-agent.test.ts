@@ -53,7 +53,11 @@ describe("stdioTransport (agent side, in a real process)", () => {
     const agent = spawnSourceFixture("noisy-agent.mjs", { env: { GUARD: "throw" } });
     const { responseTo } = collect(agent);
     await agent.transport.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "log-throws" }));
-    expect(await responseTo(1)).toEqual({ jsonrpc: "2.0", id: 1, result: { threw: true, name: "StdoutReservedError" } });
+    expect(await responseTo(1)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { threw: true, name: "StdoutReservedError" },
+    });
     // console.log cannot throw (Node's console swallows stream errors): the blocked text and its stack go to stderr.
     const stderr = agent.stderrTail().join("\n");
     expect(stderr).toContain('[acp-kit] blocked a write to stdout: "swallowed by console in throw mode\\n"');
@@ -74,7 +78,10 @@ describe("stdioTransport (agent side, in a real process)", () => {
   });
 
   it("exitAfterCloseMs ends a process that a forgotten handle would keep alive", async () => {
-    const agent = spawnSourceFixture("lingering-agent.mjs", { env: { EXIT_AFTER_CLOSE_MS: "100" }, shutdown: { stdinGraceMs: 10_000, termGraceMs: 1000 } });
+    const agent = spawnSourceFixture("lingering-agent.mjs", {
+      env: { EXIT_AFTER_CLOSE_MS: "100" },
+      shutdown: { stdinGraceMs: 10_000, termGraceMs: 1000 },
+    });
     const { responseTo } = collect(agent);
     await agent.transport.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
     await responseTo(1);
@@ -102,10 +109,14 @@ describe("stdioTransport (agent side, in a real process)", () => {
       const chunks: string[] = [];
       const client = acp.client().onNotification("session/update", ({ params }) => {
         const update = params.update as { sessionUpdate: string; content?: { type: string; text?: string } };
-        if (update.sessionUpdate === "agent_message_chunk" && update.content?.type === "text") chunks.push(update.content.text ?? "");
+        if (update.sessionUpdate === "agent_message_chunk" && update.content?.type === "text")
+          chunks.push(update.content.text ?? "");
       });
       const result = await client.connectWith(stream, async (context) => {
-        const init = await context.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, info: { name: "sdk-client", version: "1.0.0" } });
+        const init = await context.request("initialize", {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          info: { name: "sdk-client", version: "1.0.0" },
+        });
         expect(init.protocolVersion).toBe(2);
         expect(init.info?.name).toBe("acp-kit-streaming-fixture");
         return context.request<{ sent: number }>("_acpkit/stream", { count: 100 });

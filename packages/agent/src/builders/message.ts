@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, SessionUpdate } from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
-import { toBlock, toBlocks, type ContentInput } from "./content.js";
+import { type ContentInput, toBlock, toBlocks } from "./content.js";
 
 export type MessageKind = "agent_message" | "agent_thought";
 
@@ -23,18 +23,27 @@ export class MessageBuilder {
   /** Appends one block (a string is a text block) with an `*_chunk` update. */
   append(content: ContentInput): Promise<void> {
     const chunk = this.kind === "agent_message" ? "agent_message_chunk" : "agent_thought_chunk";
-    return this.#owner.emit({ sessionUpdate: chunk, messageId: this.id, content: toBlock(content) } as SessionUpdate, `${this.kind}.append`);
+    return this.#owner.emit(
+      { sessionUpdate: chunk, messageId: this.id, content: toBlock(content) } as SessionUpdate,
+      `${this.kind}.append`,
+    );
   }
 
   /** Replaces the whole content (`null` or `[]` clears it) with an upsert. */
   set(content: ContentInput | readonly ContentInput[] | null): Promise<void> {
     const blocks: ContentBlock[] | null = content === null ? null : toBlocks(content);
-    return this.#owner.emit({ sessionUpdate: this.kind, messageId: this.id, content: blocks } as SessionUpdate, `${this.kind}.set`);
+    return this.#owner.emit(
+      { sessionUpdate: this.kind, messageId: this.id, content: blocks } as SessionUpdate,
+      `${this.kind}.set`,
+    );
   }
 
   /** Patches the message's `_meta` (by top-level key; `null` drops it) without touching content. */
   meta(meta: Record<string, unknown> | null): Promise<void> {
-    return this.#owner.emit({ sessionUpdate: this.kind, messageId: this.id, _meta: meta } as SessionUpdate, `${this.kind}.meta`);
+    return this.#owner.emit(
+      { sessionUpdate: this.kind, messageId: this.id, _meta: meta } as SessionUpdate,
+      `${this.kind}.meta`,
+    );
   }
 
   /** Appends every piece of an (async) iterable in order, e.g. a model's token stream. */

@@ -56,7 +56,10 @@ export class TerminalBuilder {
 
   /** Appends output bytes (a string is sent as its UTF-8 bytes). */
   write(data: Uint8Array | string): Promise<void> {
-    return this.#owner.emit({ sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) } as SessionUpdate, "terminal.write");
+    return this.#owner.emit(
+      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) } as SessionUpdate,
+      "terminal.write",
+    );
   }
 
   /** Replaces everything shown so far with this snapshot. */
@@ -74,7 +77,13 @@ export class TerminalBuilder {
   }
 
   /** Patches fields directly (`undefined` omits, `null` clears). */
-  update(patch: { command?: string | null; cwd?: string | null; size?: TerminalSize | null; exitStatus?: TerminalExitStatus | null; _meta?: Record<string, unknown> | null }): Promise<void> {
+  update(patch: {
+    command?: string | null;
+    cwd?: string | null;
+    size?: TerminalSize | null;
+    exitStatus?: TerminalExitStatus | null;
+    _meta?: Record<string, unknown> | null;
+  }): Promise<void> {
     return this.#send(patch, "terminal.update");
   }
 

@@ -5,7 +5,15 @@
  * advertised while an `onCancel` handler is set and the call is not final, and withdrawn when it
  * reaches a final status.
  */
-import type { DiffChange, DiffPatch, SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@acp-kit/protocol";
+import type {
+  DiffChange,
+  DiffPatch,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
 import type { ContentInput } from "./content.js";
 import { toBlock } from "./content.js";
@@ -46,7 +54,8 @@ export function isFinalToolStatus(status: unknown): boolean {
 function toToolContent(item: ToolCallContentInput): ToolCallContent {
   if (typeof item === "string") return { type: "content", content: toBlock(item) } as ToolCallContent;
   const type = (item as { type: string }).type;
-  if (type === "content" || type === "diff" || type === "terminal" || type.startsWith("_")) return item as ToolCallContent;
+  if (type === "content" || type === "diff" || type === "terminal" || type.startsWith("_"))
+    return item as ToolCallContent;
   return { type: "content", content: item } as ToolCallContent;
 }
 
@@ -130,7 +139,8 @@ export class ToolCallBuilder {
 
   /** Appends a diff; `changes` is the authoritative list, `patch` the optional unified text. */
   diff(changes: readonly DiffChange[], patch?: DiffPatch): Promise<void> {
-    const content = patch === undefined ? { type: "diff", changes: [...changes] } : { type: "diff", changes: [...changes], patch };
+    const content =
+      patch === undefined ? { type: "diff", changes: [...changes] } : { type: "diff", changes: [...changes], patch };
     return this.appendContent(content as ToolCallContent);
   }
 
@@ -159,7 +169,12 @@ export class ToolCallBuilder {
     const update: Record<string, unknown> = { toolCallId: this.id };
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) continue;
-      update[key] = key === "content" && Array.isArray(value) ? value.map(toToolContent) : key === "locations" && Array.isArray(value) ? [...value] : value;
+      update[key] =
+        key === "content" && Array.isArray(value)
+          ? value.map(toToolContent)
+          : key === "locations" && Array.isArray(value)
+            ? [...value]
+            : value;
     }
     return update;
   }
@@ -182,6 +197,7 @@ export class ToolCallBuilder {
     if (patch.status !== undefined) this.#status = patch.status ?? "pending";
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     const update = this.#wire(patch);
-    if (Object.keys(update).length > 1) this.#host.owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
+    if (Object.keys(update).length > 1)
+      this.#host.owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
   }
 }

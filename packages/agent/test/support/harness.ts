@@ -3,13 +3,8 @@
  * our raw JSON-RPC `Connection`. Every message the agent sends is recorded in wire order
  * (`client.wire`), so tests can assert on ordering between responses and notifications.
  */
-import {
-  Connection,
-  createInMemoryTransportPair,
-  type Transport,
-  type TransportSink,
-} from "@acp-kit/protocol";
-import { defineAgent, type AgentConnectionHandle, type AgentDefinition } from "../../src/index.js";
+import { Connection, createInMemoryTransportPair, type Transport, type TransportSink } from "@acp-kit/protocol";
+import { type AgentConnectionHandle, type AgentDefinition, defineAgent } from "../../src/index.js";
 
 export type WireMessage = {
   jsonrpc: "2.0";
@@ -57,8 +52,12 @@ export class ScriptedClient {
     this.options = options;
     this.conn = new Connection(recording(transport, this.wire, () => this.#check()));
     const pending = () => new Promise<never>(() => {});
-    this.conn.onRequest("session/request_permission", (params, ctx) => (this.options.onPermission ?? pending)(params, ctx.signal));
-    this.conn.onRequest("elicitation/create", (params, ctx) => (this.options.onElicitation ?? pending)(params, ctx.signal));
+    this.conn.onRequest("session/request_permission", (params, ctx) =>
+      (this.options.onPermission ?? pending)(params, ctx.signal),
+    );
+    this.conn.onRequest("elicitation/create", (params, ctx) =>
+      (this.options.onElicitation ?? pending)(params, ctx.signal),
+    );
     this.conn.onNotification("session/update", () => {});
     this.conn.onNotification("elicitation/complete", () => {});
     this.conn.listen();
@@ -76,7 +75,10 @@ export class ScriptedClient {
   waitUntil(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
     if (predicate()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`waitUntil timed out; wire:\n${JSON.stringify(this.wire, null, 1).slice(-3000)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`waitUntil timed out; wire:\n${JSON.stringify(this.wire, null, 1).slice(-3000)}`)),
+        timeoutMs,
+      );
       this.#waiters.push({ predicate, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -90,7 +92,11 @@ export class ScriptedClient {
   }
 
   async initialize(capabilities: Record<string, unknown> = {}): Promise<any> {
-    return this.request("initialize", { protocolVersion: 2, info: { name: "scripted-client", version: "0.0.0" }, capabilities });
+    return this.request("initialize", {
+      protocolVersion: 2,
+      info: { name: "scripted-client", version: "0.0.0" },
+      capabilities,
+    });
   }
 
   async newSession(cwd = "/work/project", extra: Record<string, unknown> = {}): Promise<string> {
@@ -145,9 +151,14 @@ export interface Started {
 const INFO = { name: "test-agent", version: "1.0.0" };
 
 /** Serves `definition` on an in-memory pair; returns the scripted client and the agent handle. */
-export function start(definition: Partial<AgentDefinition> & Pick<AgentDefinition, "prompt">, options: ClientOptions = {}): Started {
+export function start(
+  definition: Partial<AgentDefinition> & Pick<AgentDefinition, "prompt">,
+  options: ClientOptions = {},
+): Started {
   const [agentSide, clientSide] = createInMemoryTransportPair();
-  const agent = defineAgent({ info: INFO, validateOutgoing: true, cancelGracePeriodMs: 2000, ...definition }).serve(agentSide);
+  const agent = defineAgent({ info: INFO, validateOutgoing: true, cancelGracePeriodMs: 2000, ...definition }).serve(
+    agentSide,
+  );
   const client = new ScriptedClient(clientSide, options);
   return {
     client,

@@ -1,7 +1,12 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { InitializeResponse, ListSessionsResponse, RequestPermissionResponse, UpdateSessionNotification } from "../generated/types.js";
+import type {
+  InitializeResponse,
+  ListSessionsResponse,
+  RequestPermissionResponse,
+  UpdateSessionNotification,
+} from "../generated/types.js";
 import type { InMemoryTransport } from "../jsonrpc/in-memory-transport.js";
-import { createAgentSideConnection, createClientSideConnection, type AcpConnection } from "./acp-connection.js";
+import { type AcpConnection, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
 import type { SentNotifications, SentRequests } from "./sides.js";
 
 declare const transport: InMemoryTransport;
@@ -10,7 +15,9 @@ const client = createClientSideConnection(transport);
 
 describe("AcpConnection types", () => {
   it("types requests by wire name and side", () => {
-    expectTypeOf(client.request("initialize", { protocolVersion: 2, info: { name: "c", version: "1" } })).toEqualTypeOf<Promise<InitializeResponse>>();
+    expectTypeOf(client.request("initialize", { protocolVersion: 2, info: { name: "c", version: "1" } })).toEqualTypeOf<
+      Promise<InitializeResponse>
+    >();
     expectTypeOf(client.request("session/list", {})).toEqualTypeOf<Promise<ListSessionsResponse>>();
     expectTypeOf<keyof SentRequests<"agent">>().toEqualTypeOf<"elicitation/create" | "session/request_permission">();
     // @ts-expect-error the agent does not send initialize
@@ -25,7 +32,10 @@ describe("AcpConnection types", () => {
       expectTypeOf(ctx.connection).toEqualTypeOf<AcpConnection<"agent">>();
       return { protocolVersion: 2, info: { name: "a", version: "1" } };
     });
-    client.onRequest("session/request_permission", async (): Promise<RequestPermissionResponse> => ({ outcome: { outcome: "cancelled" } }));
+    client.onRequest(
+      "session/request_permission",
+      async (): Promise<RequestPermissionResponse> => ({ outcome: { outcome: "cancelled" } }),
+    );
     client.onNotification("session/update", (params) => {
       expectTypeOf(params).toEqualTypeOf<UpdateSessionNotification>();
     });

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { METHODS } from "../generated/methods.js";
+import type { SessionUpdate } from "../generated/types.js";
 import { CANCEL_REQUEST_METHOD } from "../jsonrpc/cancellation.js";
 import { ConnectionError, RequestError } from "../jsonrpc/errors.js";
 import { createInMemoryTransportPair, type InMemoryTransport } from "../jsonrpc/in-memory-transport.js";
 import { recordingLogger } from "../jsonrpc/test-support/raw-peer.js";
-import { METHODS } from "../generated/methods.js";
-import type { SessionUpdate } from "../generated/types.js";
-import { AcpConnection, createAgentSideConnection, createClientSideConnection, type AcpConnectionOptions } from "./acp-connection.js";
+import {
+  AcpConnection,
+  type AcpConnectionOptions,
+  createAgentSideConnection,
+  createClientSideConnection,
+} from "./acp-connection.js";
 import { negotiateProtocolVersion } from "./version.js";
 
 const info = { name: "test", version: "1.0.0" };
@@ -19,7 +24,10 @@ function typedPair(options: AcpConnectionOptions = {}) {
   const [ta, tb] = createInMemoryTransportPair();
   const agent = createAgentSideConnection(ta, options);
   const client = createClientSideConnection(tb, options);
-  cleanups.push(() => agent.close(), () => client.close());
+  cleanups.push(
+    () => agent.close(),
+    () => client.close(),
+  );
   return { agent, client };
 }
 
@@ -71,7 +79,11 @@ describe("typed ACP connection", () => {
           data: { path: "/protocolVersion", message: expect.any(String) },
         },
       },
-      { jsonrpc: "2.0", id: 2, error: expect.objectContaining({ code: -32602, data: { path: "", message: expect.any(String) } }) },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        error: expect.objectContaining({ code: -32602, data: { path: "", message: expect.any(String) } }),
+      },
     ]);
   });
 
@@ -80,8 +92,16 @@ describe("typed ACP connection", () => {
     const updates: SessionUpdate[] = [];
     peer.connection.onNotification("session/update", (params) => void updates.push(params.update));
     peer.connection.listen();
-    peer.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "_vendor_progress", percent: 40 } } });
-    peer.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "from_the_future", shape: { a: [1] } } } });
+    peer.send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s1", update: { sessionUpdate: "_vendor_progress", percent: 40 } },
+    });
+    peer.send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s1", update: { sessionUpdate: "from_the_future", shape: { a: [1] } } },
+    });
     await peer.settle();
     expect(updates).toEqual([
       { sessionUpdate: "_vendor_progress", percent: 40 },
@@ -94,20 +114,32 @@ describe("typed ACP connection", () => {
     const handler = vi.fn();
     peer.connection.onNotification("session/update", handler);
     peer.connection.listen();
-    peer.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } });
+    peer.send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } },
+    });
     await peer.settle();
     expect(handler).not.toHaveBeenCalled();
     expect(peer.received).toEqual([]);
-    expect(peer.logs).toContainEqual(expect.objectContaining({ level: "warn", data: expect.objectContaining({ path: "/update/messageId" }) }));
+    expect(peer.logs).toContainEqual(
+      expect.objectContaining({ level: "warn", data: expect.objectContaining({ path: "/update/messageId" }) }),
+    );
   });
 
   it("refuses to send invalid params: a local invalid_outgoing error naming method and path, nothing on the wire", async () => {
     const peer = againstRawPeer("agent", { validateOutgoing: true });
     peer.connection.listen();
-    const bad = { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } };
+    const bad = {
+      sessionId: "s1",
+      update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+    };
     const error = await peer.connection.notify("session/update", bad as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ kind: "invalid_outgoing", details: { method: "session/update", path: "/update/messageId" } });
+    expect(error).toMatchObject({
+      kind: "invalid_outgoing",
+      details: { method: "session/update", path: "/update/messageId" },
+    });
     expect((error as Error).message).toContain("session/update");
     expect((error as Error).message).toContain("/update/messageId");
     const requestError = await peer.connection
@@ -121,7 +153,10 @@ describe("typed ACP connection", () => {
   it("sends without checking when validateOutgoing is false", async () => {
     const peer = againstRawPeer("agent", { validateOutgoing: false });
     peer.connection.listen();
-    await peer.connection.notify("session/update", { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk" } } as never);
+    await peer.connection.notify("session/update", {
+      sessionId: "s1",
+      update: { sessionUpdate: "agent_message_chunk" },
+    } as never);
     await peer.settle();
     expect(peer.received).toHaveLength(1);
   });
@@ -133,7 +168,9 @@ describe("typed ACP connection", () => {
     peer.send({ jsonrpc: "2.0", id: 9, method: "initialize", params: { protocolVersion: 2, info } });
     await peer.settle();
     expect(peer.received).toEqual([{ jsonrpc: "2.0", id: 9, error: { code: -32603, message: "Internal error" } }]);
-    expect(peer.logs).toContainEqual(expect.objectContaining({ level: "error", message: expect.stringContaining("/info") }));
+    expect(peer.logs).toContainEqual(
+      expect.objectContaining({ level: "error", message: expect.stringContaining("/info") }),
+    );
   });
 
   it("rejects a call whose result does not decode with a protocol_violation naming the path", async () => {
@@ -143,7 +180,11 @@ describe("typed ACP connection", () => {
     await peer.settle();
     peer.send({ jsonrpc: "2.0", id: (peer.received[0] as { id: number }).id, result: { sessions: [], nextCursor: 5 } });
     const error = await call.catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: "ConnectionError", kind: "protocol_violation", details: { method: "session/list", path: "/nextCursor" } });
+    expect(error).toMatchObject({
+      name: "ConnectionError",
+      kind: "protocol_violation",
+      details: { method: "session/list", path: "/nextCursor" },
+    });
     expect(peer.connection.isClosed).toBe(false);
   });
 
@@ -162,7 +203,10 @@ describe("typed ACP connection", () => {
 
   it("passes the agent's -32022 through as a RequestError", async () => {
     const { agent, client } = typedPair();
-    agent.onRequest("initialize", (params) => ({ protocolVersion: negotiateProtocolVersion(params.protocolVersion), info }));
+    agent.onRequest("initialize", (params) => ({
+      protocolVersion: negotiateProtocolVersion(params.protocolVersion),
+      info,
+    }));
     agent.listen();
     client.listen();
     const error = await client.request("initialize", { protocolVersion: 1, info }).catch((e: unknown) => e);
@@ -178,7 +222,10 @@ describe("typed ACP connection", () => {
     agent.onUnhandledExtRequest((_params, ctx) => ({ fallback: ctx.method }));
     agent.listen();
     client.listen();
-    await expect(client.requestExt("_acme/echo", { x: 1 })).resolves.toEqual({ echoed: { x: 1 }, method: "_acme/echo" });
+    await expect(client.requestExt("_acme/echo", { x: 1 })).resolves.toEqual({
+      echoed: { x: 1 },
+      method: "_acme/echo",
+    });
     await expect(client.requestExt("_acme/other")).resolves.toEqual({ fallback: "_acme/other" });
     await agent.notifyExt("_acme/ping", { n: 1 });
     await expect(client.requestExt("_acme/nope" as never)).resolves.toBeDefined();
@@ -210,13 +257,15 @@ describe("typed ACP connection", () => {
   it("carries cancellation through the typed layer", async () => {
     const { agent, client } = typedPair();
     let aborted = false;
-    client.onRequest("session/request_permission", (_params, ctx) =>
-      new Promise((resolve) =>
-        ctx.signal.addEventListener("abort", () => {
-          aborted = true;
-          resolve({ outcome: { outcome: "cancelled" } });
-        }),
-      ),
+    client.onRequest(
+      "session/request_permission",
+      (_params, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve({ outcome: { outcome: "cancelled" } });
+          }),
+        ),
     );
     agent.listen();
     client.listen();

@@ -4,23 +4,24 @@
  * send is validated strictly when `validateOutgoing` is on (a local `ConnectionError` of kind
  * `invalid_outgoing` instead of a bad message on the wire).
  */
+
+import { METHODS } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
 import type { Logger } from "../jsonrpc/logger.js";
 import type { JsonRpcId } from "../jsonrpc/messages.js";
 import type { Transport } from "../jsonrpc/transport.js";
-import { METHODS } from "../generated/methods.js";
-import { inboundDecoder, outboundValidator, type Check } from "./codecs.js";
+import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
 import { defaultValidateOutgoing } from "./outgoing-validation.js";
-import { resultParser, type ResultParser } from "./result-parser.js";
 import { TypedRequestContext } from "./request-context.js";
+import { type ResultParser, resultParser } from "./result-parser.js";
 import {
-  isExtensionMethod,
   type AcpSide,
   type ExtensionMethod,
   type HandledNotifications,
   type HandledRequests,
+  isExtensionMethod,
   type SentNotifications,
   type SentRequests,
 } from "./sides.js";
@@ -70,7 +71,10 @@ export type AcpNotificationHandler<S extends AcpSide, M extends keyof HandledNot
 
 /** Handler of an extension request: params and result untyped (decode them yourself). */
 export type ExtRequestHandler<S extends AcpSide> = (params: unknown, context: AcpRequestContext<S>) => unknown;
-export type ExtNotificationHandler<S extends AcpSide> = (params: unknown, context: AcpNotificationContext<S>) => void | PromiseLike<void>;
+export type ExtNotificationHandler<S extends AcpSide> = (
+  params: unknown,
+  context: AcpNotificationContext<S>,
+) => void | PromiseLike<void>;
 
 interface MethodEntry {
   readonly handledBy: string;
@@ -80,14 +84,18 @@ const methodTable = METHODS as unknown as Readonly<Record<string, MethodEntry | 
 const INITIALIZE = METHODS.initialize.method;
 
 function methodEntry(method: string): MethodEntry | undefined {
-  return Object.prototype.hasOwnProperty.call(methodTable, method) ? methodTable[method] : undefined;
+  return Object.hasOwn(methodTable, method) ? methodTable[method] : undefined;
 }
 
 function invalidOutgoing(method: string, part: string, error: { path: string; message: string }): ConnectionError {
   const where = error.path === "" ? part : `${part}${error.path}`;
-  return new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, `Refusing to send invalid ${method}: ${where}: ${error.message}`, {
-    details: { method, part, path: error.path, reason: error.message },
-  });
+  return new ConnectionError(
+    ConnectionErrorKinds.InvalidOutgoing,
+    `Refusing to send invalid ${method}: ${where}: ${error.message}`,
+    {
+      details: { method, part, path: error.path, reason: error.message },
+    },
+  );
 }
 
 export class AcpConnection<S extends AcpSide> {
@@ -165,7 +173,9 @@ export class AcpConnection<S extends AcpSide> {
       return Promise.reject(error);
     }
     // Decoded inside the settlement of the JSON-RPC request: no extra promise hop per call.
-    const decoded = this.connection.requestParsed(method, params, parse, options) as Promise<Result<SentRequests<S>, M>>;
+    const decoded = this.connection.requestParsed(method, params, parse, options) as Promise<
+      Result<SentRequests<S>, M>
+    >;
     if (this.side === "client" && method === INITIALIZE) {
       return decoded.then(async (result) => {
         await this.#checkAgentVersion(params, result);
@@ -176,7 +186,10 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   /** Sends a notification the peer handles. Params are validated first (when on). */
-  notify<M extends keyof SentNotifications<S> & string>(method: M, params: Params<SentNotifications<S>, M>): Promise<void> {
+  notify<M extends keyof SentNotifications<S> & string>(
+    method: M,
+    params: Params<SentNotifications<S>, M>,
+  ): Promise<void> {
     try {
       if (!this.#knownNotifications.has(method)) {
         this.#assertKnown(method, "notification", this.side === "agent" ? "client" : "agent");
@@ -232,19 +245,29 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   /** Handles a notification this side handles. Params that do not decode are dropped and logged. */
-  onNotification<M extends keyof HandledNotifications<S> & string>(method: M, handler: AcpNotificationHandler<S, M>): Disposable {
+  onNotification<M extends keyof HandledNotifications<S> & string>(
+    method: M,
+    handler: AcpNotificationHandler<S, M>,
+  ): Disposable {
     this.#assertKnown(method, "notification", this.side);
     const decode = inboundDecoder(method, "params");
     return this.connection.onNotification(method, (params, context) => {
       const decoded = decode(params);
       if (!decoded.ok) {
-        this.#logger.warn?.(`Dropped ${method}: invalid params at ${decoded.error.path === "" ? "/" : decoded.error.path}: ${decoded.error.message}`, {
-          method,
-          ...decoded.error,
-        });
+        this.#logger.warn?.(
+          `Dropped ${method}: invalid params at ${decoded.error.path === "" ? "/" : decoded.error.path}: ${decoded.error.message}`,
+          {
+            method,
+            ...decoded.error,
+          },
+        );
         return;
       }
-      return handler(decoded.value as Params<HandledNotifications<S>, M>, { method, signal: context.signal, connection: this });
+      return handler(decoded.value as Params<HandledNotifications<S>, M>, {
+        method,
+        signal: context.signal,
+        connection: this,
+      });
     });
   }
 
@@ -257,7 +280,9 @@ export class AcpConnection<S extends AcpSide> {
   /** Handles an extension notification (`_`-prefixed). */
   onExtNotification(method: ExtensionMethod, handler: ExtNotificationHandler<S>): Disposable {
     if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.connection.onNotification(method, (params, context) => handler(params, { method, signal: context.signal, connection: this }));
+    return this.connection.onNotification(method, (params, context) =>
+      handler(params, { method, signal: context.signal, connection: this }),
+    );
   }
 
   /**
@@ -285,10 +310,13 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   #invalidParams(method: string, error: { path: string; message: string }): RequestError {
-    return RequestError.invalidParams(`Invalid params for ${method}: ${error.path === "" ? "/" : error.path}: ${error.message}`, {
-      path: error.path,
-      message: error.message,
-    });
+    return RequestError.invalidParams(
+      `Invalid params for ${method}: ${error.path === "" ? "/" : error.path}: ${error.message}`,
+      {
+        path: error.path,
+        message: error.message,
+      },
+    );
   }
 
   /** Our handler's result, validated before it goes out; an invalid one becomes -32603 (logged). */
@@ -309,17 +337,25 @@ export class AcpConnection<S extends AcpSide> {
   #assertKnown(method: string, kind: "request" | "notification", handledBy: AcpSide): void {
     const entry = methodEntry(method);
     if (entry === undefined || entry.kind !== kind || entry.handledBy !== handledBy) {
-      throw new TypeError(`${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`);
+      throw new TypeError(
+        `${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`,
+      );
     }
   }
 }
 
 /** The agent's end: handles `AgentRequests`/`AgentNotifications`, sends `ClientRequests`/`ClientNotifications`. */
-export function createAgentSideConnection(transport: Transport, options?: AcpConnectionOptions): AcpConnection<"agent"> {
+export function createAgentSideConnection(
+  transport: Transport,
+  options?: AcpConnectionOptions,
+): AcpConnection<"agent"> {
   return new AcpConnection("agent", transport, options);
 }
 
 /** The client's end: handles `ClientRequests`/`ClientNotifications`, sends `AgentRequests`/`AgentNotifications`. */
-export function createClientSideConnection(transport: Transport, options?: AcpConnectionOptions): AcpConnection<"client"> {
+export function createClientSideConnection(
+  transport: Transport,
+  options?: AcpConnectionOptions,
+): AcpConnection<"client"> {
   return new AcpConnection("client", transport, options);
 }

@@ -20,7 +20,7 @@ type MethodTable = Readonly<Record<string, MethodChecks | undefined>>;
 const tables = generated as unknown as { decoders?: MethodTable; validators?: MethodTable };
 
 function lookup(table: MethodTable | undefined, method: string, part: "params" | "result", kind: string): Check {
-  const checks = table !== undefined && Object.prototype.hasOwnProperty.call(table, method) ? table[method] : undefined;
+  const checks = table !== undefined && Object.hasOwn(table, method) ? table[method] : undefined;
   const check = checks?.[part];
   if (check === undefined) throw new Error(`No generated ${kind} for the ${part} of ${method}`);
   return check;

@@ -1,25 +1,36 @@
 export {
   AcpConnection,
-  createAgentSideConnection,
-  createClientSideConnection,
   type AcpConnectionOptions,
   type AcpNotificationContext,
   type AcpNotificationHandler,
   type AcpRequestContext,
   type AcpRequestHandler,
+  createAgentSideConnection,
+  createClientSideConnection,
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from "./acp-connection.js";
+export { defaultValidateOutgoing } from "./outgoing-validation.js";
 export {
-  isExtensionMethod,
   type AcpSide,
   type ExtensionMethod,
   type HandledNotifications,
   type HandledRequests,
+  isExtensionMethod,
   type PeerSide,
   type SentNotifications,
   type SentRequests,
 } from "./sides.js";
-export { isSupportedProtocolVersion, negotiateProtocolVersion, negotiateVersion, unsupportedAgentVersionError } from "./version.js";
-export { defaultValidateOutgoing } from "./outgoing-validation.js";
-export { STOP_REASONS, isStopReason, type KnownStopReason, type ReceivedStopReason, type StopReason } from "./stop-reason.js";
+export {
+  isStopReason,
+  type KnownStopReason,
+  type ReceivedStopReason,
+  STOP_REASONS,
+  type StopReason,
+} from "./stop-reason.js";
+export {
+  isSupportedProtocolVersion,
+  negotiateProtocolVersion,
+  negotiateVersion,
+  unsupportedAgentVersionError,
+} from "./version.js";

@@ -3,12 +3,7 @@
  * method maps. The agent handles `AgentRequests`/`AgentNotifications` and sends the client's;
  * the client is the mirror.
  */
-import type {
-  AgentNotifications,
-  AgentRequests,
-  ClientNotifications,
-  ClientRequests,
-} from "../generated/methods.js";
+import type { AgentNotifications, AgentRequests, ClientNotifications, ClientRequests } from "../generated/methods.js";
 
 export type AcpSide = "agent" | "client";
 

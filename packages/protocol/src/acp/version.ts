@@ -3,8 +3,9 @@
  * answers with the highest version it speaks at or below that, or -32022 when there is none.
  * The client must then check that it can speak the version the agent answered.
  */
-import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
+
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../generated/methods.js";
+import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
 
 const supported: readonly number[] = SUPPORTED_PROTOCOL_VERSIONS;
 

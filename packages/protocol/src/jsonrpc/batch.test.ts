@@ -106,7 +106,9 @@ describe("Connection: inbound batches (JSON-RPC 2.0)", () => {
 
   it("drops the reply of a batch whose requests settle after close", async () => {
     let release!: () => void;
-    const peer = createRawPeer({}, (c) => c.onRequest("slow", () => new Promise<void>((resolve) => (release = resolve))));
+    const peer = createRawPeer({}, (c) =>
+      c.onRequest("slow", () => new Promise<void>((resolve) => (release = resolve))),
+    );
     peer.send([{ jsonrpc: "2.0", id: 1, method: "slow" }]);
     await peer.settle();
     await peer.connection.close();

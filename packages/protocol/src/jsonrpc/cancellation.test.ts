@@ -52,7 +52,9 @@ describe("$/cancel_request: our side aborts", () => {
 
   it("works with AbortSignal.timeout", async () => {
     const peer = createRawPeer();
-    const error = await peer.connection.request("m", undefined, { signal: AbortSignal.timeout(10) }).catch((e: unknown) => e);
+    const error = await peer.connection
+      .request("m", undefined, { signal: AbortSignal.timeout(10) })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "AbortError" });
     expect((error as RequestAbortedError).reason).toMatchObject({ name: "TimeoutError" });
     await peer.waitFor(2);
@@ -66,14 +68,20 @@ describe("$/cancel_request: the peer aborts", () => {
     const peer = createRawPeer({}, (c) =>
       c.onRequest("slow", (_p, ctx) => {
         signal = ctx.signal;
-        return new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped"))));
+        return new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener("abort", () => reject(new Error("stopped"))),
+        );
       }),
     );
     peer.send({ jsonrpc: "2.0", id: "r1", method: "slow" });
     await peer.settle();
     peer.send({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: "r1" } });
     expect(await peer.waitFor(1)).toEqual([
-      { jsonrpc: "2.0", id: "r1", error: { code: ErrorCodes.RequestCancelled, message: "Request cancelled", data: { requestId: "r1" } } },
+      {
+        jsonrpc: "2.0",
+        id: "r1",
+        error: { code: ErrorCodes.RequestCancelled, message: "Request cancelled", data: { requestId: "r1" } },
+      },
     ]);
     expect(signal?.aborted).toBe(true);
     expect(signal?.reason).toBeInstanceOf(RequestError);
@@ -86,7 +94,11 @@ describe("$/cancel_request: the peer aborts", () => {
 
   it("still sends the handler's result when it resolves despite the abort", async () => {
     const peer = createRawPeer({}, (c) =>
-      c.onRequest("permission", (_p, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ outcome: "cancelled" })))),
+      c.onRequest(
+        "permission",
+        (_p, ctx) =>
+          new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ outcome: "cancelled" }))),
+      ),
     );
     peer.send({ jsonrpc: "2.0", id: 3, method: "permission" });
     await peer.settle();
@@ -108,7 +120,7 @@ describe("$/cancel_request: the peer aborts", () => {
     await peer.connection.close();
   });
 
-  it("matches a cancel by exact id: string \"7\" does not cancel integer 7", async () => {
+  it('matches a cancel by exact id: string "7" does not cancel integer 7', async () => {
     let signal: AbortSignal | undefined;
     let release!: () => void;
     const peer = createRawPeer({}, (c) =>
@@ -129,7 +141,9 @@ describe("$/cancel_request: the peer aborts", () => {
 
   it("refuses a user handler for $/cancel_request", async () => {
     const peer = createRawPeer();
-    expect(() => peer.connection.onNotification("$/cancel_request", () => undefined)).toThrow(/handled by the connection/);
+    expect(() => peer.connection.onNotification("$/cancel_request", () => undefined)).toThrow(
+      /handled by the connection/,
+    );
     await peer.connection.close();
   });
 });
@@ -139,7 +153,16 @@ describe("$/cancel_request between two connections", () => {
     const { a, b } = createConnectionPair();
     let handlerAborted!: () => void;
     const aborted = new Promise<void>((resolve) => (handlerAborted = resolve));
-    b.onRequest("slow", (_p, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => { handlerAborted(); reject(ctx.signal.reason); })));
+    b.onRequest(
+      "slow",
+      (_p, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener("abort", () => {
+            handlerAborted();
+            reject(ctx.signal.reason);
+          }),
+        ),
+    );
     a.listen();
     b.listen();
     const controller = new AbortController();

@@ -85,7 +85,9 @@ describe("Connection: requests and responses", () => {
   it("routes unknown requests to the fallback handler, with the method in the context", async () => {
     const peer = createRawPeer({}, (c) => c.onUnhandledRequest((params, ctx) => ({ method: ctx.method, params })));
     peer.send({ jsonrpc: "2.0", id: 1, method: "_vendor/thing", params: { a: 1 } });
-    expect(await peer.waitFor(1)).toEqual([{ jsonrpc: "2.0", id: 1, result: { method: "_vendor/thing", params: { a: 1 } } }]);
+    expect(await peer.waitFor(1)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { method: "_vendor/thing", params: { a: 1 } } },
+    ]);
     await peer.connection.close();
   });
 
@@ -97,7 +99,11 @@ describe("Connection: requests and responses", () => {
     registration.dispose();
     peer.send({ jsonrpc: "2.0", id: 1, method: "m" });
     expect(await peer.waitFor(1)).toEqual([
-      { jsonrpc: "2.0", id: 1, error: { code: ErrorCodes.MethodNotFound, message: "Method not found: m", data: { method: "m" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code: ErrorCodes.MethodNotFound, message: "Method not found: m", data: { method: "m" } },
+      },
     ]);
     await peer.connection.close();
   });
@@ -116,14 +122,46 @@ describe("Connection: inbound error mapping", () => {
     ["a string", '"hello"', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
     ["null", "null", { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
     ["an empty object", "{}", { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["a wrong jsonrpc version", '{"jsonrpc":"1.0","id":1,"method":"m"}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["a null id", '{"jsonrpc":"2.0","id":null,"method":"m"}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["a fractional id", '{"jsonrpc":"2.0","id":1.5,"method":"m"}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["an object id", '{"jsonrpc":"2.0","id":{"a":1},"method":"m"}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["a boolean id", '{"jsonrpc":"2.0","id":true,"method":"m"}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["a non-string method", '{"jsonrpc":"2.0","method":5}', { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) }],
-    ["primitive params", '{"jsonrpc":"2.0","id":3,"method":"m","params":7}', { jsonrpc: "2.0", id: 3, error: expect.objectContaining({ code: -32600 }) }],
-    ["an unknown method", '{"jsonrpc":"2.0","id":4,"method":"nope"}', { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "Method not found: nope", data: { method: "nope" } } }],
+    [
+      "a wrong jsonrpc version",
+      '{"jsonrpc":"1.0","id":1,"method":"m"}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "a null id",
+      '{"jsonrpc":"2.0","id":null,"method":"m"}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "a fractional id",
+      '{"jsonrpc":"2.0","id":1.5,"method":"m"}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "an object id",
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"m"}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "a boolean id",
+      '{"jsonrpc":"2.0","id":true,"method":"m"}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "a non-string method",
+      '{"jsonrpc":"2.0","method":5}',
+      { jsonrpc: "2.0", id: null, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "primitive params",
+      '{"jsonrpc":"2.0","id":3,"method":"m","params":7}',
+      { jsonrpc: "2.0", id: 3, error: expect.objectContaining({ code: -32600 }) },
+    ],
+    [
+      "an unknown method",
+      '{"jsonrpc":"2.0","id":4,"method":"nope"}',
+      { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "Method not found: nope", data: { method: "nope" } } },
+    ],
   ];
   for (const [name, payload, expected] of cases) {
     it(`answers ${name}`, async () => {
@@ -151,7 +189,11 @@ describe("Connection: inbound error mapping", () => {
     peer.send({ jsonrpc: "2.0", method: "nobody/listens", params: {} });
     await peer.settle();
     expect(peer.received).toEqual([]);
-    expect(peer.logs).toContainEqual({ level: "debug", message: "Ignored a notification nobody handles", data: { method: "nobody/listens" } });
+    expect(peer.logs).toContainEqual({
+      level: "debug",
+      message: "Ignored a notification nobody handles",
+      data: { method: "nobody/listens" },
+    });
     await peer.connection.close();
   });
 
@@ -167,8 +209,16 @@ describe("Connection: inbound error mapping", () => {
     peer.send({ jsonrpc: "2.0", id: 1, method: "sync" });
     peer.send({ jsonrpc: "2.0", id: 2, method: "async" });
     const received = await peer.waitFor(2);
-    expect(received).toContainEqual({ jsonrpc: "2.0", id: 1, error: { code: -32042, message: "custom", data: { why: "because" } } });
-    expect(received).toContainEqual({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: "bad", data: { path: "/x" } } });
+    expect(received).toContainEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32042, message: "custom", data: { why: "because" } },
+    });
+    expect(received).toContainEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32602, message: "bad", data: { path: "/x" } },
+    });
     await peer.connection.close();
   });
 
@@ -214,7 +264,9 @@ describe("Connection: inbound error mapping", () => {
 
   it("answers a request that reuses an id still in flight with -32600 and keeps the first", async () => {
     let release!: (value: string) => void;
-    const peer = createRawPeer({}, (c) => c.onRequest("slow", () => new Promise<string>((resolve) => (release = resolve))));
+    const peer = createRawPeer({}, (c) =>
+      c.onRequest("slow", () => new Promise<string>((resolve) => (release = resolve))),
+    );
     peer.send({ jsonrpc: "2.0", id: 5, method: "slow" });
     peer.send({ jsonrpc: "2.0", id: 5, method: "slow" });
     expect((await peer.waitFor(1))[0]).toMatchObject({ id: 5, error: { code: -32600 } });

@@ -4,7 +4,7 @@
  * backpressure and a close that settles everything. See docs/concurrency.md for the model.
  */
 import { CANCEL_REQUEST_METHOD, readCancelledId } from "./cancellation.js";
-import { disposable, type Disposable } from "./disposable.js";
+import { type Disposable, disposable } from "./disposable.js";
 import { ConnectionError, ConnectionErrorKinds, RequestAbortedError, RequestError } from "./errors.js";
 import { InboundGate } from "./inbound-gate.js";
 import { IncomingRequest } from "./incoming-request.js";
@@ -103,7 +103,10 @@ export class Connection {
   constructor(transport: Transport, options: ConnectionOptions = {}) {
     this.#transport = transport;
     this.#logger = options.logger ?? {};
-    this.#gate = new InboundGate(options.maxPendingHandlers ?? DEFAULT_MAX_PENDING_HANDLERS, () => this.#pending.size > 0);
+    this.#gate = new InboundGate(
+      options.maxPendingHandlers ?? DEFAULT_MAX_PENDING_HANDLERS,
+      () => this.#pending.size > 0,
+    );
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
   }
 
@@ -150,7 +153,8 @@ export class Connection {
 
   /** Handles notifications no `onNotification` handler claims. */
   onUnhandledNotification(handler: NotificationHandler): Disposable {
-    if (this.#fallbackNotificationHandler !== undefined) throw new Error("A fallback notification handler is already registered");
+    if (this.#fallbackNotificationHandler !== undefined)
+      throw new Error("A fallback notification handler is already registered");
     this.#fallbackNotificationHandler = handler;
     return disposable(() => {
       if (this.#fallbackNotificationHandler === handler) this.#fallbackNotificationHandler = undefined;
@@ -192,11 +196,21 @@ export class Connection {
    * what it threw. Parsing inside the settlement spares the caller a `.then` (a promise and a
    * microtask per call), which is how the typed ACP layer decodes results.
    */
-  requestParsed<Result>(method: string, params: unknown, parse: (result: unknown) => Result, options?: RequestOptions): Promise<Result> {
+  requestParsed<Result>(
+    method: string,
+    params: unknown,
+    parse: (result: unknown) => Result,
+    options?: RequestOptions,
+  ): Promise<Result> {
     return this.#request<Result>(method, params, parse, options);
   }
 
-  #request<Result>(method: string, params: unknown, parse: ((result: unknown) => Result) | undefined, options: RequestOptions | undefined): Promise<Result> {
+  #request<Result>(
+    method: string,
+    params: unknown,
+    parse: ((result: unknown) => Result) | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<Result> {
     if (this.#isClosed) return Promise.reject(this.#closedRejection());
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
@@ -204,7 +218,9 @@ export class Connection {
     const id = this.#pending.allocateId();
     let payload: string;
     try {
-      payload = JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+      payload = JSON.stringify(
+        params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+      );
     } catch (error) {
       return Promise.reject(this.#unserializable(method, error));
     }
@@ -253,7 +269,8 @@ export class Connection {
   #writeRequest(payload: string, id: JsonRpcId): void {
     try {
       const sent = this.#transport.send(payload);
-      if (sent !== undefined) sent.then(undefined, (error: unknown) => this.#pending.take(id)?.reject(this.#asWriteError(error)));
+      if (sent !== undefined)
+        sent.then(undefined, (error: unknown) => this.#pending.take(id)?.reject(this.#asWriteError(error)));
     } catch (error) {
       this.#pending.take(id)?.reject(this.#asWriteError(error));
     }
@@ -266,10 +283,14 @@ export class Connection {
   }
 
   #unserializable(method: string, error: unknown): ConnectionError {
-    return new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, `Cannot serialize ${method}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-      details: { method },
-    });
+    return new ConnectionError(
+      ConnectionErrorKinds.InvalidOutgoing,
+      `Cannot serialize ${method}: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+        details: { method },
+      },
+    );
   }
 
   // ---------------------------------------------------------------- inbound
@@ -297,7 +318,9 @@ export class Connection {
   /** JSON-RPC 2.0 batch: entries dispatched in order, one reply array once every request settled. */
   #receiveBatch(entries: unknown[]): void {
     if (entries.length === 0) {
-      this.#sendResponse(JSON.stringify(errorResponse(null, RequestError.invalidRequest("Invalid request: empty batch"))));
+      this.#sendResponse(
+        JSON.stringify(errorResponse(null, RequestError.invalidRequest("Invalid request: empty batch"))),
+      );
       return;
     }
     const replies: string[] = [];
@@ -353,7 +376,11 @@ export class Connection {
     }
     if (this.#incoming.has(id)) {
       // The peer reused an id that is still being handled; the first request keeps it.
-      respond(JSON.stringify(errorResponse(id, RequestError.invalidRequest(`Invalid request: id ${JSON.stringify(id)} is already in use`))));
+      respond(
+        JSON.stringify(
+          errorResponse(id, RequestError.invalidRequest(`Invalid request: id ${JSON.stringify(id)} is already in use`)),
+        ),
+      );
       return;
     }
     // The request is its own handler context (its signal is created only if the handler reads it).
@@ -385,7 +412,14 @@ export class Connection {
   }
 
   /** Sends the one response a request gets. */
-  #answer(id: JsonRpcId, method: string, state: IncomingRequest, respond: Respond, ok: boolean, outcome: unknown): void {
+  #answer(
+    id: JsonRpcId,
+    method: string,
+    state: IncomingRequest,
+    respond: Respond,
+    ok: boolean,
+    outcome: unknown,
+  ): void {
     if (this.#incoming.get(id) === state) this.#incoming.delete(id);
     if (this.#isClosed) {
       this.#logger.debug?.("Dropped a response: the connection is closed", { id, method });
@@ -474,7 +508,8 @@ export class Connection {
     }
     const request = this.#pending.take(id);
     if (request === undefined) {
-      if (this.#pending.forgetAborted(id)) this.#logger.debug?.("Dropped the late response of an aborted request", { id });
+      if (this.#pending.forgetAborted(id))
+        this.#logger.debug?.("Dropped the late response of an aborted request", { id });
       else this.#logger.warn?.("Ignored a response for an unknown request id", { id });
       return;
     }
@@ -491,7 +526,11 @@ export class Connection {
     }
     this.#gate.update();
     request.reject(
-      new ConnectionError(ConnectionErrorKinds.ProtocolViolation, `Malformed response to ${request.method}: ${reason}`, { details: { id } }),
+      new ConnectionError(
+        ConnectionErrorKinds.ProtocolViolation,
+        `Malformed response to ${request.method}: ${reason}`,
+        { details: { id } },
+      ),
     );
   }
 
@@ -552,7 +591,12 @@ export class Connection {
     this.#incoming.clear();
     this.#gate.close();
     this.#lifetime.abort(rejection);
-    if (failure !== undefined) this.#logger.warn?.("Connection failed", { kind: failure.kind, message: failure.message, details: failure.details });
+    if (failure !== undefined)
+      this.#logger.warn?.("Connection failed", {
+        kind: failure.kind,
+        message: failure.message,
+        details: failure.details,
+      });
     this.#resolveClosed(failure);
   }
 }

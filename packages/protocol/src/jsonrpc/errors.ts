@@ -117,7 +117,11 @@ export class ConnectionError extends Error {
   readonly kind: ConnectionErrorKind;
   readonly details: ConnectionErrorDetails;
 
-  constructor(kind: ConnectionErrorKind, message: string, options: { cause?: unknown; details?: ConnectionErrorDetails } = {}) {
+  constructor(
+    kind: ConnectionErrorKind,
+    message: string,
+    options: { cause?: unknown; details?: ConnectionErrorDetails } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.details = options.details ?? {};

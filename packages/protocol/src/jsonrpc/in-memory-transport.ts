@@ -141,7 +141,6 @@ class Lane {
     this.sink = sink;
     if (this.failure !== undefined) this.deliverClosed(this.failure);
     else this.schedule(); // the pump also delivers a pending end
-
   }
 }
 
@@ -194,7 +193,9 @@ class InMemoryEndpoint implements InMemoryTransport {
 }
 
 /** Creates two transports wired to each other. */
-export function createInMemoryTransportPair(options: InMemoryTransportOptions = {}): [InMemoryTransport, InMemoryTransport] {
+export function createInMemoryTransportPair(
+  options: InMemoryTransportOptions = {},
+): [InMemoryTransport, InMemoryTransport] {
   const highWaterMark = options.highWaterMark ?? 1024;
   if (!(highWaterMark >= 1)) throw new RangeError(`highWaterMark must be at least 1, got ${highWaterMark}`);
   const aToB = new Lane(highWaterMark);

@@ -23,9 +23,8 @@ export class KeyedSerializer<Key = string> {
    */
   run<T>(key: Key, task: () => T | PromiseLike<T>): Promise<T> {
     const previous = this.#tails.get(key);
-    const result: Promise<T> = previous === undefined
-      ? new Promise<T>((resolve) => resolve(task()))
-      : previous.then(task);
+    const result: Promise<T> =
+      previous === undefined ? new Promise<T>((resolve) => resolve(task())) : previous.then(task);
     const tail = result.then(
       () => undefined,
       () => undefined,

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 
 function librarySources(dir: string): { file: string; text: string }[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".test-d.ts") && !f.includes("test-support"))
+    .filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".test-d.ts") && !f.includes("test-support"),
+    )
     .map((f) => ({ file: f, text: readFileSync(join(dir, f), "utf8") }));
 }
 

@@ -2,7 +2,7 @@
  * JSON-RPC 2.0 message shapes and the classification of inbound values.
  * ACP narrows the spec: ids are strings or integers and never `null` in requests.
  */
-import { RequestError, type ErrorObject } from "./errors.js";
+import { type ErrorObject, RequestError } from "./errors.js";
 
 /** A request id: a string or an integer. `null` only ever appears in error responses. */
 export type JsonRpcId = string | number;
@@ -91,12 +91,19 @@ export function classifyInbound(value: unknown): InboundEntry {
   if ("id" in value && ("result" in value || "error" in value)) {
     const id = value.id;
     const readableId = isJsonRpcId(id) ? id : null;
-    if (id !== null && !isJsonRpcId(id)) return { kind: "invalid-response", id: null, reason: "response id must be a string, an integer or null" };
-    if ("result" in value && "error" in value) return { kind: "invalid-response", id: readableId, reason: "response has both result and error" };
+    if (id !== null && !isJsonRpcId(id))
+      return { kind: "invalid-response", id: null, reason: "response id must be a string, an integer or null" };
+    if ("result" in value && "error" in value)
+      return { kind: "invalid-response", id: readableId, reason: "response has both result and error" };
     if ("error" in value && !isErrorObject(value.error)) {
-      return { kind: "invalid-response", id: readableId, reason: "error must be an object with an integer code and a string message" };
+      return {
+        kind: "invalid-response",
+        id: readableId,
+        reason: "error must be an object with an integer code and a string message",
+      };
     }
-    if ("result" in value && id === null) return { kind: "invalid-response", id: null, reason: "success response with a null id" };
+    if ("result" in value && id === null)
+      return { kind: "invalid-response", id: null, reason: "success response with a null id" };
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
 

@@ -27,7 +27,9 @@ describe("request settlement (property)", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 8 }),
-        fc.array(fc.record({ kind: fc.constantFrom("resolve", "reject", "abort", "tick"), index: fc.nat(7) }), { maxLength: 40 }),
+        fc.array(fc.record({ kind: fc.constantFrom("resolve", "reject", "abort", "tick"), index: fc.nat(7) }), {
+          maxLength: 40,
+        }),
         fc.boolean(),
         async (count, ops: Op[], closeFromHandlerSide) => {
           const [ta, tb] = createInMemoryTransportPair();
@@ -87,7 +89,9 @@ describe("request settlement (property)", () => {
           await tick();
 
           expect(settleCounts).toEqual(new Array(count).fill(1));
-          const responses = sentByB.map((p) => JSON.parse(p) as { id?: number; method?: string }).filter((m) => m.method === undefined);
+          const responses = sentByB
+            .map((p) => JSON.parse(p) as { id?: number; method?: string })
+            .filter((m) => m.method === undefined);
           const perId = new Map<number, number>();
           for (const r of responses) perId.set(r.id!, (perId.get(r.id!) ?? 0) + 1);
           for (const n of perId.values()) expect(n).toBe(1);

@@ -3,7 +3,7 @@ import { Connection } from "./connection.js";
 import { ConnectionError } from "./errors.js";
 import { createInMemoryTransportPair } from "./in-memory-transport.js";
 import type { JsonRpcMessage } from "./messages.js";
-import { streamFromTransport, transportFromStream, type JsonRpcMessageStream } from "./stream-adapters.js";
+import { type JsonRpcMessageStream, streamFromTransport, transportFromStream } from "./stream-adapters.js";
 
 /** Two message-object streams wired to each other, the way the official SDK's tests build them. */
 function streamPair(): [JsonRpcMessageStream, JsonRpcMessageStream] {

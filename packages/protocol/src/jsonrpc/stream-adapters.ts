@@ -31,12 +31,21 @@ export function transportFromStream(stream: JsonRpcMessageStream): Transport {
 
   const fail = (kind: "write_failed" | "closed", message: string, cause: unknown): void => {
     if (ended) return;
-    end(new ConnectionError(kind === "write_failed" ? ConnectionErrorKinds.WriteFailed : ConnectionErrorKinds.Closed, message, { cause }));
+    end(
+      new ConnectionError(
+        kind === "write_failed" ? ConnectionErrorKinds.WriteFailed : ConnectionErrorKinds.Closed,
+        message,
+        { cause },
+      ),
+    );
     reader?.cancel(cause).catch(() => undefined);
     writer?.abort(cause).catch(() => undefined);
   };
 
-  const readLoop = async (target: TransportSink, source: ReadableStreamDefaultReader<JsonRpcMessage>): Promise<void> => {
+  const readLoop = async (
+    target: TransportSink,
+    source: ReadableStreamDefaultReader<JsonRpcMessage>,
+  ): Promise<void> => {
     try {
       for (;;) {
         const { value, done } = await source.read();
@@ -69,10 +78,14 @@ export function transportFromStream(stream: JsonRpcMessageStream): Transport {
       try {
         message = JSON.parse(payload) as JsonRpcMessage;
       } catch (error) {
-        throw new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, "Refusing to send a payload that is not JSON", { cause: error });
+        throw new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, "Refusing to send a payload that is not JSON", {
+          cause: error,
+        });
       }
       writer ??= stream.writable.getWriter();
-      writer.write(message).catch((error: unknown) => fail("write_failed", "Could not write to the writable stream", error));
+      writer
+        .write(message)
+        .catch((error: unknown) => fail("write_failed", "Could not write to the writable stream", error));
       const desired = writer.desiredSize;
       if (desired !== null && desired <= 0) return writer.ready.then(() => undefined);
       return undefined;
