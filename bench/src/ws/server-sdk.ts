@@ -2,22 +2,11 @@
 import { createServer } from "node:http";
 import { createNodeWebSocketUpgradeHandler } from "@agentclientprotocol/sdk/experimental/node";
 import { AcpServer } from "@agentclientprotocol/sdk/experimental/server";
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { WebSocketServer } from "ws";
-import { chunkUpdate, initializeResult, STREAM_METHOD, serveUntilStdinEnds } from "./shared.js";
+import { sdkStreamingAgent } from "../shared/stream-agents.js";
+import { serveUntilStdinEnds } from "./shared.js";
 
-const agent = acp
-  .agent()
-  .onRequest("initialize", () => initializeResult as acp.InitializeResponse)
-  .onRequest(
-    STREAM_METHOD,
-    (params: unknown) => params as { count: number },
-    async ({ params, client }) => {
-      for (let i = 0; i < params.count; i++)
-        await client.notify("session/update", chunkUpdate(i) as acp.UpdateSessionNotification);
-      return { sent: params.count };
-    },
-  );
+const agent = sdkStreamingAgent();
 const acpServer = new AcpServer({ agent });
 const wss = new WebSocketServer({ noServer: true });
 const http = createServer((_request, response) => response.writeHead(404).end());
