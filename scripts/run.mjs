@@ -45,32 +45,33 @@ function ensurePnpm() {
   return local;
 }
 
+/** Each workspace project's `.test-results` folder, where vitest writes its JSON report. */
+function* reportDirs() {
+  for (const group of ["packages", "apps", "tools"]) {
+    const dir = join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) yield join(dir, name, ".test-results");
+  }
+}
+
 function summarizeTests() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const group of ["packages", "apps", "tools"]) {
-    const dir = join(root, group);
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) {
-      const report = join(dir, name, ".test-results", "vitest.json");
-      if (!existsSync(report)) continue;
-      const r = JSON.parse(readFileSync(report, "utf8"));
-      passed += r.numPassedTests ?? 0;
-      failed += r.numFailedTests ?? 0;
-      skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    }
+  for (const dir of reportDirs()) {
+    const report = join(dir, "vitest.json");
+    if (!existsSync(report)) continue;
+    const r = JSON.parse(readFileSync(report, "utf8"));
+    passed += r.numPassedTests ?? 0;
+    failed += r.numFailedTests ?? 0;
+    skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   }
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   return failed;
 }
 
 function clearReports() {
-  for (const group of ["packages", "apps", "tools"]) {
-    const dir = join(root, group);
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) rmSync(join(dir, name, ".test-results"), { recursive: true, force: true });
-  }
+  for (const dir of reportDirs()) rmSync(dir, { recursive: true, force: true });
 }
 
 const task = process.argv[2];
