@@ -37,7 +37,7 @@ import {
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
-import { type ClientSession, type SessionHost, SessionRuntime, type WorkRefs } from "./session.js";
+import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
 
 /** What a handler of an agent request gets besides the params. */
@@ -90,6 +90,8 @@ export interface ConnectOptions {
   validateOutgoing?: boolean;
   /** Aborts the `initialize` call (e.g. `AbortSignal.timeout(10_000)`); the connection is then closed. */
   signal?: AbortSignal;
+  /** Turn handle settings: update buffer bounds, the missing-`user_message` fallback (docs/turn-model.md). */
+  turns?: TurnOptions;
 }
 
 export interface NewSessionOptions {
@@ -246,6 +248,9 @@ class Client implements AcpClient, SessionHost {
   }
   get promptCapabilities() {
     return this.agentCapabilities.session?.prompt;
+  }
+  get turnOptions(): TurnOptions | undefined {
+    return this.#options.turns;
   }
   get closedError(): ConnectionError | undefined {
     return this.#closedError ?? (this.connection.isClosed ? ConnectionError.closed() : undefined);
@@ -475,7 +480,8 @@ class Client implements AcpClient, SessionHost {
     ];
   }
 
-  #onUpdate(params: unknown): void {
+  /** Returns a promise while a session's iterated handles are too far behind (inbound backpressure). */
+  #onUpdate(params: unknown): Promise<void> | undefined {
     if (
       !isObject(params) ||
       typeof params.sessionId !== "string" ||
@@ -488,8 +494,9 @@ class Client implements AcpClient, SessionHost {
     const update = params.update as SessionUpdate;
     const runtime = this.#sessions.get(params.sessionId);
     if (runtime) {
-      runtime.receive(update);
-    } else if (this.#newSessionsInFlight > 0) {
+      return runtime.receive(update);
+    }
+    if (this.#newSessionsInFlight > 0) {
       const early = this.#early.get(params.sessionId);
       if (early) early.push(update);
       else this.#early.set(params.sessionId, [update]);
@@ -498,6 +505,7 @@ class Client implements AcpClient, SessionHost {
         sessionId: params.sessionId,
       });
     }
+    return undefined;
   }
 
   #onPermission(

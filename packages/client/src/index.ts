@@ -11,9 +11,11 @@ export {
   type NewSessionOptions,
   type ResumeSessionOptions,
 } from "./client.js";
-export { NotAdvertisedError } from "./errors.js";
+export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
+export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export type { Logger } from "./logger.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
-export type { ClientSession, ConfigValue, PromptOptions } from "./session.js";
+export type { ClientSession, ConfigValue, PromptOptions, TurnOptions } from "./session.js";
 export * from "./store/index.js";
-export type { ForegroundWork, StopReason, Turn, TurnResult } from "./turn.js";
+export type { StopReason, Turn, TurnResult, WorkProgress } from "./turn.js";
+export type { FeedLimits } from "./update-feed.js";

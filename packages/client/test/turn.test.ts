@@ -1,6 +1,12 @@
 import { ConnectionError, RequestError, type SessionUpdate } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ClientHandlers, connectToAgent, type ForegroundWork, type Turn } from "../src/index.js";
+import {
+  type ClientHandlers,
+  connectToAgent,
+  type ForegroundWork,
+  type Turn,
+  type WorkProgress,
+} from "../src/index.js";
 import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
@@ -21,6 +27,8 @@ async function setup(
     info,
     handlers: clientHandlers,
     capabilities: { elicitation: { form: {} } },
+    // Several scripts here never echo the user message: keep the fallback short.
+    turns: { userMessageTimeoutMs: 20 },
   });
   cleanup.push(() => client.close());
   const session = await client.newSession({ cwd: "/w" });
@@ -28,7 +36,7 @@ async function setup(
   return { agent, client, session, send };
 }
 
-async function collect(work: ForegroundWork): Promise<string[]> {
+async function collect(work: WorkProgress): Promise<string[]> {
   const tags: string[] = [];
   for await (const update of work) tags.push(update.sessionUpdate);
   return tags;
@@ -288,7 +296,10 @@ describe("turn: connection loss", () => {
   it("done and the update iterator reject with the ConnectionError; buffered updates are still delivered", async () => {
     const { session, send, agent } = await setup({ "session/prompt": () => ({ messageId: "u1" }) });
     const turn: Turn = session.prompt("hi");
+    // Started at once (only started iterators keep updates), consumed after the loss.
+    const iterator = turn.updates[Symbol.asyncIterator]();
     await turn.messageId;
+    await send({ sessionUpdate: "user_message", messageId: "u1", content: [text("hi")] });
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("partial") });
     await flush();
@@ -296,9 +307,9 @@ describe("turn: connection loss", () => {
     await expect(turn.done).rejects.toBeInstanceOf(ConnectionError);
     const seen: string[] = [];
     const error = await (async () => {
-      for await (const u of turn.updates) seen.push(u.sessionUpdate);
+      for (let r = await iterator.next(); !r.done; r = await iterator.next()) seen.push(r.value.sessionUpdate);
     })().catch((e: unknown) => e);
-    expect(seen).toEqual(["state_update", "agent_message_chunk"]);
+    expect(seen).toEqual(["user_message", "state_update", "agent_message_chunk"]);
     expect(error).toBeInstanceOf(ConnectionError);
   });
 
@@ -323,14 +334,19 @@ describe("agent-initiated foreground work", () => {
   it("is reported through onForegroundWork and ends at idle", async () => {
     const { session, send } = await setup();
     const started: ForegroundWork[] = [];
-    session.onForegroundWork((w) => started.push(w));
+    const tags: Promise<string[]>[] = [];
+    session.onForegroundWork((w) => {
+      started.push(w);
+      tags.push(collect(w));
+    });
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("wake-up report") });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     await flush();
     expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ id: "work-1", startedBy: "agent", messageIds: [], state: "idle" });
     expect(await started[0]!.done).toEqual({ stopReason: "end_turn" });
-    expect(await collect(started[0]!)).toEqual(["state_update", "agent_message_chunk", "state_update"]);
+    expect(await tags[0]).toEqual(["state_update", "agent_message_chunk", "state_update"]);
     expect(session.activeWork).toEqual([]);
   });
 
@@ -340,6 +356,7 @@ describe("agent-initiated foreground work", () => {
     session.onForegroundWork((w) => started.push(w));
     const turn = session.prompt("go");
     await send({ sessionUpdate: "state_update", state: "running" });
+    await send({ sessionUpdate: "user_message", messageId: "u", content: [text("go")] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     await turn.done;
     expect(started).toHaveLength(0);
