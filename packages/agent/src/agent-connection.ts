@@ -456,8 +456,10 @@ export class AgentConnection implements AgentConnectionHandle {
     await this.#agent.definition.resumeSession?.(session, params);
     await this.#agent.store.update(params.sessionId, { additionalDirectories });
     this.#sessions.set(params.sessionId, session);
+    // Ids already in the history are never handed out again (custom generators included).
+    const history = await this.#agent.store.history(params.sessionId);
+    session.seedIds(history as SessionUpdate[]);
     if (replay !== null) {
-      const history = await this.#agent.store.history(params.sessionId);
       for (const update of history) session.replay(update as SessionUpdate);
     }
     session.replay(session.snapshot());
@@ -470,13 +472,10 @@ export class AgentConnection implements AgentConnectionHandle {
   async #closeSession(sessionId: string): Promise<CloseSessionResponse> {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return {};
-    await session.close();
+    // The hook runs before the session is marked closed, so it can still finalize background work.
+    const hook = this.#agent.definition.closeSession;
+    await session.close(hook === undefined ? undefined : (s) => hook.call(this.#agent.definition, s));
     this.#sessions.delete(sessionId);
-    try {
-      await this.#agent.definition.closeSession?.(session);
-    } catch (error) {
-      this.#agent.logger.error?.("closeSession handler failed", error);
-    }
     return {};
   }
 

@@ -64,7 +64,11 @@ export interface AgentDefinition {
   newSession?(session: AgentSession, params: NewSessionRequest): SessionSetup | void | Promise<SessionSetup | void>;
   /** Restores a session on `session/resume`, before any replay. */
   resumeSession?(session: AgentSession, params: ResumeSessionRequest): void | Promise<void>;
-  /** Runs after a session's work was cancelled by `session/close` (or by deletion). */
+  /**
+   * Runs on `session/close` (or deletion) after the session's foreground work was cancelled and
+   * before the session is marked closed: it can still report, e.g. finalize background tool calls
+   * and terminals. Background tool calls still live afterwards are reported `cancelled`.
+   */
   closeSession?(session: AgentSession): void | Promise<void>;
   /** Runs after a session was removed from the store by `session/delete`. */
   deleteSession?(sessionId: string): void | Promise<void>;

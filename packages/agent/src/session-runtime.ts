@@ -22,12 +22,13 @@ import {
   type StopReason,
   type UsageUpdate,
 } from "@acp-kit/protocol";
+import { BackgroundWork } from "./background-work.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
 import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
-import { ToolCallBuilder, type ToolCallInit } from "./builders/tool-call.js";
+import { type Detached, ToolCallBuilder, type ToolCallInit } from "./builders/tool-call.js";
 import { configValue } from "./config-options.js";
-import { SessionClosedError, TurnEndedError } from "./errors.js";
-import type { IdGenerator, IdKind } from "./ids.js";
+import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.js";
+import { type IdGenerator, type IdKind, type IdSpace, SessionIds } from "./ids.js";
 import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
 import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
@@ -99,9 +100,13 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   #lastStop: LastStop | undefined;
   readonly #toolCalls = new Map<string, ToolCallBuilder>();
   readonly #terminals = new Map<string, TerminalBuilder>();
+  /** Ids used in this session (messages, tool calls, terminals): never handed out twice. */
+  readonly #ids = new SessionIds();
+  readonly #background = new BackgroundWork();
   readonly #backgroundHost = {
     owner: this as UpdateOwner,
     track: (call: ToolCallBuilder) => this.trackToolCall(undefined, call),
+    detach: (call: ToolCallBuilder) => this.detachToolCall(undefined, call),
   };
 
   constructor(record: SessionRecord, mcpServers: readonly McpServer[], services: SessionServices) {
@@ -194,14 +199,16 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   toolCall(init: ToolCallInit): ToolCallBuilder {
     this.#assertOpen();
-    return new ToolCallBuilder(this.#backgroundHost, init.toolCallId ?? this.newId("tool_call"), init);
+    const id = init.toolCallId === undefined ? this.newId("tool_call") : this.claimId("tool_call", init.toolCallId);
+    return new ToolCallBuilder(this.#backgroundHost, id, init);
   }
 
   terminal(init: TerminalInit = {}): TerminalBuilder {
     this.#assertOpen();
+    const id = init.terminalId === undefined ? this.newId("terminal") : this.claimId("terminal", init.terminalId);
     return new TerminalBuilder(
-      { owner: this, track: (t) => this.trackTerminal(undefined, t) },
-      init.terminalId ?? this.newId("terminal"),
+      { owner: this, track: (t) => this.trackTerminal(undefined, t), detach: (t) => this.detachTerminal(undefined, t) },
+      id,
       init,
     );
   }
@@ -236,7 +243,67 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   // ---- TurnHost -------------------------------------------------------------------------------
 
   newId(kind: IdKind): string {
-    return this.#services.ids(kind);
+    const id = this.#services.ids(kind);
+    const space = SessionIds.spaceOf(kind);
+    return space === undefined ? id : this.claimId(space, id);
+  }
+
+  claimId(space: IdSpace, id: string): string {
+    if (!this.#ids.claim(space, id)) throw new DuplicateIdError(space, id);
+    return id;
+  }
+
+  /** Records the ids a retained history already uses (resume), so none is handed out again. */
+  seedIds(history: readonly SessionUpdate[]): void {
+    for (const update of history) this.#ids.seed(update as never);
+  }
+
+  detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached {
+    this.#assertDetachable(run, "toolCall.detach");
+    run?.toolCalls.delete(call);
+    this.#background.add({ type: "tool_call", builder: call });
+    this.#sendBackgroundSnapshot();
+    return { owner: this, finished: () => this.#backgroundFinished("tool_call", call.id) };
+  }
+
+  detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached {
+    this.#assertDetachable(run, "terminal.detach");
+    run?.terminals.delete(terminal);
+    this.#background.add({ type: "terminal", builder: terminal });
+    this.#sendBackgroundSnapshot();
+    return { owner: this, finished: () => this.#backgroundFinished("terminal", terminal.id) };
+  }
+
+  /** Close: background tool calls nobody finalized are reported `cancelled`; terminals stop offering cancel. */
+  #endBackground(): void {
+    for (const item of this.#background.items()) {
+      try {
+        if (item.type === "tool_call") {
+          if (!item.builder.isFinal) void item.builder.update({ status: "cancelled" });
+        } else if (item.builder.cancellable) {
+          void item.builder.setCancelHandler(null);
+        }
+      } catch (error) {
+        this.#services.logger.error?.("Could not end a background item of a closing session", error);
+      }
+    }
+    this.#background.clear();
+  }
+
+  #assertDetachable(run: WorkRun | undefined, what: string): void {
+    if (run?.ended) throw new TurnEndedError(what);
+    this.#assertOpen();
+  }
+
+  #backgroundFinished(type: "tool_call" | "terminal", id: string): void {
+    if (this.#background.remove(type, id)) this.#sendBackgroundSnapshot();
+  }
+
+  /** The current state again, with the new background list (a repeat is not a transition). */
+  #sendBackgroundSnapshot(): void {
+    const update: Record<string, unknown> = { sessionUpdate: "state_update", state: this.#foreground };
+    update.background = this.#background.snapshot();
+    this.#engineSend(update as SessionUpdate);
   }
 
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void> {
@@ -339,7 +406,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
     const run = this.#current;
     if (run !== undefined && !run.ended && !run.cancelRequested && run.followUpListeners.size > 0) {
-      return Promise.resolve(this.#deliverFollowUp(run, prompt));
+      try {
+        return Promise.resolve(this.#deliverFollowUp(run, prompt));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     return new Promise((resolve, reject) => {
       this.#queue.push({ kind: "prompt", prompt, resolve, reject });
@@ -374,11 +445,23 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     return run.done.then(() => undefined);
   }
 
-  /** `session/close`: like cancel, then nothing more is sent about the session. */
-  async close(): Promise<void> {
+  /**
+   * `session/close`: like cancel; then `hook` (the definition's `closeSession`) runs while the
+   * session can still report, e.g. finalize its background work; background tool calls still
+   * live are then reported `cancelled`; then nothing more is sent about the session.
+   */
+  async close(hook?: (session: AgentSession) => void | Promise<void>): Promise<void> {
     if (this.#closed) return;
     this.#closing = true;
     await this.cancel();
+    if (hook !== undefined) {
+      try {
+        await hook(this);
+      } catch (error) {
+        this.#services.logger.error?.("closeSession handler failed", error);
+      }
+    }
+    this.#endBackground();
     this.#closed = true;
     this.#persist({ data: this.data });
     this.#toolCalls.clear();
@@ -416,6 +499,8 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       update.stopReason = this.#lastStop.stopReason;
       if (this.#lastStop.error !== undefined) update.error = this.#lastStop.error;
     }
+    const background = this.#background.snapshot();
+    if (background !== undefined) update.background = background;
     return update as SessionUpdate;
   }
 
@@ -511,6 +596,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       update.stopReason = stop.stopReason;
       if (stop.error !== undefined) update.error = stop.error;
     }
+    // Once background work was reported, every state update carries the complete list.
+    const background = this.#background.snapshot();
+    if (background !== undefined) update.background = background;
     this.#engineSend(update as SessionUpdate);
   }
 
@@ -522,15 +610,29 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     }
   }
 
-  #insertUserMessage(prompt: ContentBlock[]): string {
-    const messageId = this.newId("user_message");
+  /** Sends the insertion of a prompt under `messageId` (from `#newUserMessageId`). */
+  #insertUserMessage(prompt: ContentBlock[], messageId: string): string {
     this.#persist({ updatedAt: new Date().toISOString() });
     this.#engineSend({ sessionUpdate: "user_message", messageId, content: prompt } as SessionUpdate);
     return messageId;
   }
 
+  /** A fresh id for an insertion; a repeat from the generator refuses the prompt (-32603, nothing sent). */
+  #newUserMessageId(): string {
+    try {
+      return this.newId("user_message");
+    } catch (error) {
+      if (!(error instanceof DuplicateIdError)) throw error;
+      this.#services.logger.error?.("The id generator repeated a message id; the prompt was refused", {
+        sessionId: this.id,
+        messageId: error.id,
+      });
+      throw RequestError.internalError("The agent could not assign a new message id");
+    }
+  }
+
   #deliverFollowUp(run: WorkRun, prompt: ContentBlock[]): { messageId: string } {
-    const messageId = this.#insertUserMessage(prompt);
+    const messageId = this.#insertUserMessage(prompt, this.#newUserMessageId());
     const followUp = { messageId, prompt, text: promptText(prompt) };
     for (const listener of [...run.followUpListeners]) {
       try {
@@ -546,6 +648,17 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     if (this.#current !== undefined || this.#closing || this.#closed) return;
     const item = this.#queue.shift();
     if (item === undefined) return;
+    let insertedId: string | undefined;
+    if (item.kind === "prompt") {
+      // Before `running`: a refused insertion sends nothing at all.
+      try {
+        insertedId = this.#newUserMessageId();
+      } catch (error) {
+        item.reject(error);
+        this.#pump();
+        return;
+      }
+    }
     const run = new WorkRun();
     this.#current = run;
     this.#setForeground("running");
@@ -554,7 +667,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     let handler: WorkHandler;
     if (item.kind === "prompt") {
       prompt = item.prompt;
-      messageId = this.#insertUserMessage(prompt);
+      messageId = this.#insertUserMessage(prompt, insertedId!);
       item.resolve({ messageId });
       handler = this.#services.promptHandler;
     } else {
@@ -626,8 +739,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       stopReason = "cancelled";
     } else if (outcome.kind === "return") {
       const value = outcome.value ?? "end_turn";
-      if (isStopReason(value)) stopReason = value;
-      else {
+      if (isStopReason(value)) {
+        stopReason = value;
+        // The schema: an `error` stop SHOULD carry an error object.
+        if (value === "error") error = { code: -32603, message: "The prompt handler ended the turn with an error" };
+      } else {
         stopReason = "error";
         error = { code: -32603, message: `The agent returned an invalid stop reason` };
         this.#services.logger.error?.("Turn handler returned an invalid stop reason", { sessionId: this.id, value });
