@@ -20,6 +20,7 @@ export type { ElicitationRequest, ElicitationResult, FormElicitation, UrlElicita
 export {
   AgentDefinitionError,
   CapabilityNotSupportedError,
+  DuplicateIdError,
   InvalidOutgoingMessageError,
   SessionClosedError,
   TurnEndedError,

@@ -66,6 +66,9 @@ type QueueItem =
  */
 const PRUNE_THRESHOLD = 256;
 
+/** How many times a generated id that is already used is asked for again before giving up. */
+const GENERATOR_ATTEMPTS = 16;
+
 function pruneWhere<T>(map: Map<string, T>, done: (entity: T) => boolean): void {
   for (const [id, entity] of map) if (done(entity)) map.delete(id);
 }
@@ -243,9 +246,13 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   // ---- TurnHost -------------------------------------------------------------------------------
 
   newId(kind: IdKind): string {
-    const id = this.#services.ids(kind);
     const space = SessionIds.spaceOf(kind);
-    return space === undefined ? id : this.claimId(space, id);
+    if (space === undefined) return this.#services.ids(kind);
+    // A generator may restart (a counter in a new process, after a resume): ask again a few times.
+    let id = this.#services.ids(kind);
+    for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#ids.has(space, id); attempt++)
+      id = this.#services.ids(kind);
+    return this.claimId(space, id);
   }
 
   claimId(space: IdSpace, id: string): string {
