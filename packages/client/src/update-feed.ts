@@ -84,6 +84,8 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
     const behind = this.#behind();
     if (behind >= this.#limits.limit) {
       this.end(new UpdateBufferOverflowError(this.#limits.limit));
+      this.#held = false;
+      this.#start += this.#items.length;
       this.#items = [];
       return;
     }
@@ -97,7 +99,6 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
   end(error?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.#held = false;
     this.#error = error;
     this.#room();
     this.#wake();
@@ -107,7 +108,7 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
     // A held feed replays what it kept; otherwise an iterator sees updates from now on.
     const consumer: Consumer = { cursor: this.#held ? this.#start : this.#start + this.#items.length };
     let stopped = false;
-    if (!this.#ended) this.#consumers.add(consumer);
+    this.#consumers.add(consumer);
     const stop = (): void => {
       stopped = true;
       this.#consumers.delete(consumer);
