@@ -6,7 +6,7 @@
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import type { ReadStream } from "node:tty";
-import { type AcpClient, type ClientSession, connectToAgent, type Turn } from "@acp-kit/client";
+import { type AcpClient, type ClientSession, connectToAgent, type ForegroundWork, type Turn } from "@acp-kit/client";
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
@@ -237,7 +237,18 @@ interface ReplHooks {
   style: typeof COLOR;
 }
 
-/** Reads prompts (keyboard on a terminal, lines otherwise) and runs them one after the other. */
+/** A prompt's text as a short label for its end line. */
+function labelOf(text: string): string {
+  const line = text.replace(/\s+/g, " ");
+  return JSON.stringify(line.length > 32 ? `${line.slice(0, 31)}…` : line);
+}
+
+/**
+ * Reads prompts (keyboard on a terminal, lines otherwise) and sends each at once: a prompt typed
+ * while the agent works is queued (or steered into the work) by the agent. Each turn prints its
+ * own end line when its `done` settles (labelled when turns overlapped), and work the agent starts
+ * on its own is announced and ended the same way.
+ */
 async function repl(
   session: ClientSession,
   renderer: SessionRenderer,
@@ -268,25 +279,91 @@ async function repl(
   }
   renderer.printHelp(session.store.getSnapshot());
 
+  const running = new Map<Turn, { overlapped: boolean; printed: boolean; text: string }>();
+  let code = 0;
+  let cancelling = false;
+  let forcedExit = false;
+  let resolveForced!: () => void;
+  const forced = new Promise<"forced">((resolve) => (resolveForced = () => resolve("forced")));
+  const force = () => {
+    forcedExit = true;
+    resolveForced();
+    end();
+  };
+  const busy = () => running.size > 0 || session.activeWork.length > 0;
   let lastInterrupt = 0;
-  const idleInterrupt = () => {
+  hooks.setInterrupt(() => {
+    if (busy()) {
+      // A second ctrl-c during a cancellation quits without waiting for the idle.
+      if (cancelling) return force();
+      cancelling = true;
+      renderer.note("Cancelling… (ctrl-c again to quit)");
+      void session.cancel().catch(() => {});
+      return;
+    }
     const now = Date.now();
     if (now - lastInterrupt < 2000) return end();
     lastInterrupt = now;
     renderer.note("Press ctrl-c again to exit (or ctrl-d).");
+  });
+  const agentWorks = new Set<ForegroundWork>();
+  const agentWork = session.onForegroundWork((work) => {
+    renderer.note(`The agent started work on its own (${work.id})`);
+    agentWorks.add(work);
+  });
+  // End lines are printed at the idle itself (listeners run right after the store applied it),
+  // so they land before anything of the next queued prompt.
+  const endLines = session.onUpdate((update) => {
+    if (update.sessionUpdate !== "state_update") return;
+    for (const [turn, entry] of running) {
+      const result = turn.work?.result;
+      if (entry.printed || result === undefined) continue;
+      entry.printed = true;
+      renderer.endTurn(result, entry.overlapped ? labelOf(entry.text) : undefined);
+      code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+    }
+    for (const work of agentWorks) {
+      if (work.result === undefined) continue;
+      agentWorks.delete(work);
+      renderer.endTurn(work.result, `agent ${work.id}`);
+    }
+  });
+  const start = (text: string) => {
+    const turn = session.prompt(text);
+    const entry = { overlapped: running.size > 0, printed: false, text };
+    for (const other of running.values()) other.overlapped ||= entry.overlapped;
+    running.set(turn, entry);
+    renderer.startTurn();
+    if (entry.overlapped) renderer.note(`Sent ${labelOf(text)} while the agent works: it queues it or steers it in`);
+    void turn.done
+      .then(
+        (result) => {
+          if (entry.printed) return;
+          entry.printed = true;
+          renderer.endTurn(result, entry.overlapped ? labelOf(text) : undefined);
+          code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+        },
+        (error: unknown) => {
+          renderer.note(`Prompt ${labelOf(text)} failed: ${(error as Error).message}`);
+          code = 1;
+        },
+      )
+      .finally(() => {
+        running.delete(turn);
+        if (running.size === 0) cancelling = false;
+        wake?.();
+      });
   };
-  let code = 0;
+  renderer.setPrompting(true);
   try {
     while (true) {
-      hooks.setInterrupt(idleInterrupt);
-      renderer.setPrompting(true);
       while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       const text = queue.shift();
       if (text === undefined) break;
       const trimmed = text.trim();
       if (trimmed.length === 0) continue;
-      if (trimmed === ":quit" || trimmed === ":q") break;
+      if (trimmed === ":quit" || trimmed === ":q") return code;
       if (trimmed.startsWith(":config ")) {
         const [configId, value] = trimmed.slice(8).trim().split("=");
         try {
@@ -296,15 +373,18 @@ async function repl(
         }
         continue;
       }
-      renderer.setPrompting(false);
-      const result = await runTurn(session, trimmed, renderer, hooks.setInterrupt);
-      // A second ctrl-c during a cancellation quits without waiting for the idle.
-      if (result.forced) return 130;
-      code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+      start(trimmed);
     }
+    if (forcedExit) return 130;
+    // Input ended: let the turns already sent finish (a second ctrl-c stops waiting).
+    const allDone = Promise.all([...running.keys()].map((t) => t.done.catch(() => {})));
+    if ((await Promise.race([allDone, forced])) === "forced") return 130;
+    return code;
   } finally {
+    agentWork.dispose();
+    endLines.dispose();
+    renderer.setPrompting(false);
     lines?.close();
     await hooks.shutdown();
   }
-  return code;
 }
