@@ -259,14 +259,7 @@ const rows: Row[] = [
   {
     row: "R14",
     ordering: "work that starts blocked (requires_action, then running)",
-    steps: [
-      S.prompt("P1"),
-      S.respond("P1", "u1"),
-      S.user("u1"),
-      S.requiresAction(),
-      S.running(),
-      S.idle("end_turn"),
-    ],
+    steps: [S.prompt("P1"), S.respond("P1", "u1"), S.user("u1"), S.requiresAction(), S.running(), S.idle("end_turn")],
     turns: { P1: { outcome: end("end_turn"), tags: [U("u1"), "state:requires_action", RUN, IDLE] } },
     works: [],
   },

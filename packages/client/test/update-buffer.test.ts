@@ -101,7 +101,11 @@ describe("turn update buffers", () => {
     let written = 0;
     const writer = (async () => {
       for (let i = 0; i < 5000; i++) {
-        await agent.update("s", { sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "." } });
+        await agent.update("s", {
+          sessionUpdate: "agent_message_chunk",
+          messageId: "a",
+          content: { type: "text", text: "." },
+        });
         written++;
       }
       await agent.update("s", { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
@@ -133,7 +137,11 @@ describe("turn update buffers", () => {
     await agent.next("session/prompt");
     await agent.next("session/prompt");
     for (let i = 0; i < 500; i++)
-      await agent.update("s", { sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "." } });
+      await agent.update("s", {
+        sessionUpdate: "agent_message_chunk",
+        messageId: "a",
+        content: { type: "text", text: "." },
+      });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     expect(await turn.done).toEqual({ stopReason: "end_turn" });
     const error = await (async () => {
