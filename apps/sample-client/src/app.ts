@@ -363,7 +363,7 @@ async function repl(
       if (text === undefined) break;
       const trimmed = text.trim();
       if (trimmed.length === 0) continue;
-      if (trimmed === ":quit" || trimmed === ":q") return code;
+      if (trimmed === ":quit" || trimmed === ":q") break;
       if (trimmed.startsWith(":config ")) {
         const [configId, value] = trimmed.slice(8).trim().split("=");
         try {
@@ -376,7 +376,7 @@ async function repl(
       start(trimmed);
     }
     if (forcedExit) return 130;
-    // Input ended: let the turns already sent finish (a second ctrl-c stops waiting).
+    // Input ended (or :quit): let the turns already sent finish (a second ctrl-c stops waiting).
     const allDone = Promise.all([...running.keys()].map((t) => t.done.catch(() => {})));
     if ((await Promise.race([allDone, forced])) === "forced") return 130;
     return code;

@@ -16,6 +16,8 @@ interface Row {
   ordering: string;
   defect?: number;
   steps: Step[];
+  /** For the fallback rows: how long an accepted turn waits for its echo while idle. */
+  userMessageTimeoutMs?: number;
   turns: Record<string, Expected>;
   works?: Expected[];
   check?: (run: RunResult) => void;
@@ -356,6 +358,7 @@ const rows: Row[] = [
   {
     row: "R19",
     ordering: "non-conforming: the agent never echoes user_message (fallback, one warning)",
+    userMessageTimeoutMs: 30,
     steps: [
       S.prompt("P1"),
       S.respond("P1", "u1"),
@@ -380,6 +383,15 @@ const rows: Row[] = [
     turns: { P1: { outcome: end("end_turn"), tags: [U("u1"), IDLE] } },
     works: [],
   },
+  {
+    row: "R21",
+    ordering: "non-conforming: an insertion while idle, then nothing (no running, no idle)",
+    userMessageTimeoutMs: 30,
+    steps: [S.prompt("P1"), S.respond("P1", "u1"), S.user("u1"), S.wait(80)],
+    turns: { P1: { outcome: end(undefined), tags: [U("u1")] } },
+    works: [],
+    check: (run) => expect(run.warnings.filter((w) => w.startsWith("Protocol warning"))).toHaveLength(1),
+  },
 ];
 
 const table: string[] = [];
@@ -392,7 +404,7 @@ describe("turn model scenarios", () => {
   for (const r of rows) {
     it(`${r.row}: ${r.ordering}`, async () => {
       let passed = false;
-      const run = await runScenario(r.steps);
+      const run = await runScenario(r.steps, r.userMessageTimeoutMs === undefined ? {} : r);
       try {
         for (const [name, expected] of Object.entries(r.turns)) {
           const got = run.turns[name]!;

@@ -85,7 +85,8 @@ export async function runScenario(
   const client = await connectToAgent(agent.clientTransport, {
     info: { name: "scenario", version: "0" },
     logger: { warn: (msg) => warnings.push(msg) },
-    turns: { userMessageTimeoutMs: options.userMessageTimeoutMs ?? 30 },
+    // Long by default: only rows about the missing-echo fallback shorten it.
+    turns: { userMessageTimeoutMs: options.userMessageTimeoutMs ?? 10_000 },
   });
   const session = await client.newSession({ cwd: "/w" });
   const turns: Record<string, HandleRecord> = {};
