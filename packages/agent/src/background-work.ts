@@ -6,13 +6,55 @@
  * `exitStatus` was sent.
  */
 import type { TerminalBuilder } from "./builders/terminal.js";
-import type { ToolCallBuilder } from "./builders/tool-call.js";
+import type { Detached, ToolCallBuilder } from "./builders/tool-call.js";
+import type { UpdateOwner } from "./update-owner.js";
 
 type Item = { type: "tool_call"; builder: ToolCallBuilder } | { type: "terminal"; builder: TerminalBuilder };
 
+export interface BackgroundHost {
+  /** The session: what background items report through. */
+  readonly owner: UpdateOwner;
+  /** Sends a state snapshot (the current state) with this background list. */
+  sendSnapshot(background: Record<string, string>[]): void;
+}
+
 export class BackgroundWork {
+  readonly #host: BackgroundHost;
   readonly #items = new Map<string, Item>();
   #reporting = false;
+
+  constructor(host: BackgroundHost) {
+    this.#host = host;
+  }
+
+  /** Lists an item (already announced: created before) and sends the snapshot that lists it. */
+  detach(item: Item): Detached {
+    this.add(item);
+    this.#host.sendSnapshot(this.snapshot()!);
+    return {
+      owner: this.#host.owner,
+      // After its final status / exitStatus went out: the snapshot that drops it.
+      finished: () => {
+        if (this.remove(item.type, item.builder.id)) this.#host.sendSnapshot(this.snapshot()!);
+      },
+    };
+  }
+
+  /** Close: tool calls nobody finalized are reported `cancelled`; terminals stop offering cancel. */
+  endAll(onError: (error: unknown) => void): void {
+    for (const item of this.items()) {
+      try {
+        if (item.type === "tool_call") {
+          if (!item.builder.isFinal) void item.builder.update({ status: "cancelled" });
+        } else if (item.builder.cancellable) {
+          void item.builder.setCancelHandler(null);
+        }
+      } catch (error) {
+        onError(error);
+      }
+    }
+    this.clear();
+  }
 
   /** Whether the session reports background work (from the first detach on). */
   get reporting(): boolean {

@@ -13,7 +13,6 @@
 import {
   type AvailableCommand,
   type ContentBlock,
-  isStopReason,
   type Logger,
   type McpServer,
   RequestError,
@@ -31,6 +30,7 @@ import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.j
 import { type IdGenerator, type IdKind, type IdSpace, SessionIds } from "./ids.js";
 import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
+import { closeRunEntities, type Outcome, stopOf } from "./run-ending.js";
 import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 import { type NoticeInput, type TurnHost, TurnImpl } from "./turn.js";
@@ -73,8 +73,6 @@ function pruneWhere<T>(map: Map<string, T>, done: (entity: T) => boolean): void 
   for (const [id, entity] of map) if (done(entity)) map.delete(id);
 }
 
-type Outcome = { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "forced" };
-
 export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   readonly id: string;
   readonly cwd: string;
@@ -105,7 +103,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   readonly #terminals = new Map<string, TerminalBuilder>();
   /** Ids used in this session (messages, tool calls, terminals): never handed out twice. */
   readonly #ids = new SessionIds();
-  readonly #background = new BackgroundWork();
+  readonly #background = new BackgroundWork({
+    owner: this,
+    // The current state again, with the new list (a repeat, not a transition).
+    sendSnapshot: (background) =>
+      this.#engineSend({ sessionUpdate: "state_update", state: this.#foreground, background } as SessionUpdate),
+  });
   readonly #backgroundHost = {
     owner: this as UpdateOwner,
     track: (call: ToolCallBuilder) => this.trackToolCall(undefined, call),
@@ -266,51 +269,17 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   }
 
   detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached {
-    this.#assertDetachable(run, "toolCall.detach");
+    if (run?.ended) throw new TurnEndedError("toolCall.detach");
+    this.#assertOpen();
     run?.toolCalls.delete(call);
-    this.#background.add({ type: "tool_call", builder: call });
-    this.#sendBackgroundSnapshot();
-    return { owner: this, finished: () => this.#backgroundFinished("tool_call", call.id) };
+    return this.#background.detach({ type: "tool_call", builder: call });
   }
 
   detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached {
-    this.#assertDetachable(run, "terminal.detach");
-    run?.terminals.delete(terminal);
-    this.#background.add({ type: "terminal", builder: terminal });
-    this.#sendBackgroundSnapshot();
-    return { owner: this, finished: () => this.#backgroundFinished("terminal", terminal.id) };
-  }
-
-  /** Close: background tool calls nobody finalized are reported `cancelled`; terminals stop offering cancel. */
-  #endBackground(): void {
-    for (const item of this.#background.items()) {
-      try {
-        if (item.type === "tool_call") {
-          if (!item.builder.isFinal) void item.builder.update({ status: "cancelled" });
-        } else if (item.builder.cancellable) {
-          void item.builder.setCancelHandler(null);
-        }
-      } catch (error) {
-        this.#services.logger.error?.("Could not end a background item of a closing session", error);
-      }
-    }
-    this.#background.clear();
-  }
-
-  #assertDetachable(run: WorkRun | undefined, what: string): void {
-    if (run?.ended) throw new TurnEndedError(what);
+    if (run?.ended) throw new TurnEndedError("terminal.detach");
     this.#assertOpen();
-  }
-
-  #backgroundFinished(type: "tool_call" | "terminal", id: string): void {
-    if (this.#background.remove(type, id)) this.#sendBackgroundSnapshot();
-  }
-
-  /** The current state again, with the new background list (a repeat is not a transition). */
-  #sendBackgroundSnapshot(): void {
-    const update: Record<string, unknown> = { sessionUpdate: "state_update", state: this.#foreground };
-    update.background = this.#background.snapshot();
-    this.#engineSend(update as SessionUpdate);
+    run?.terminals.delete(terminal);
+    return this.#background.detach({ type: "terminal", builder: terminal });
   }
 
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void> {
@@ -468,7 +437,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
         this.#services.logger.error?.("closeSession handler failed", error);
       }
     }
-    this.#endBackground();
+    this.#background.endAll((error) =>
+      this.#services.logger.error?.("Could not end a background item of a closing session", error),
+    );
     this.#closed = true;
     this.#persist({ data: this.data });
     this.#toolCalls.clear();
@@ -700,73 +671,21 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#finish(run, outcome);
   }
 
-  /**
-   * A turn's tool calls and terminals belong to the turn (`session.toolCall` / `session.terminal`
-   * are for work that outlives it). Before its idle, every tool call that is not final is closed
-   * (`cancelled` for a cancelled turn, `failed` otherwise: a handler that returned without
-   * finishing one is logged), and terminals still running stop advertising `capabilities.cancel`.
-   * So no UI keeps a spinner or a cancel button for work nobody reports on any more. After a lost
-   * connection this is only recorded, so the history shows the same end.
-   */
+  /** Closes what the run leaves unfinished (only recorded after a lost connection), then forgets it. */
   #closeRunEntities(run: WorkRun, stopReason: StopReason): void {
     if (this.#closed && !this.#offline) return;
-    const finalStatus = stopReason === "cancelled" ? "cancelled" : "failed";
-    for (const call of run.toolCalls) {
-      if (call.isFinal) continue;
-      if (stopReason !== "cancelled" && stopReason !== "error") {
-        this.#services.logger.warn?.("A turn ended with a tool call that is not final; reporting it failed", {
-          sessionId: this.id,
-          toolCallId: call.id,
-          status: call.status,
-        });
-      }
-      try {
-        void call.update({ status: finalStatus });
-      } catch (error) {
-        this.#services.logger.error?.("Could not close a tool call of an ending turn", error);
-      }
-    }
-    for (const terminal of run.terminals) {
-      if (terminal.exited || !terminal.cancellable) continue;
-      try {
-        void terminal.setCancelHandler(null);
-      } catch (error) {
-        this.#services.logger.error?.("Could not withdraw a terminal's cancel capability", error);
-      }
-    }
+    closeRunEntities(run, stopReason, this.#services.logger, this.id);
     for (const call of run.toolCalls) this.#toolCalls.delete(call.id);
     for (const terminal of run.terminals) this.#terminals.delete(terminal.id);
   }
 
   #finish(run: WorkRun, outcome: Outcome): void {
     if (run.ended) return;
-    let stopReason: StopReason;
-    let error: { code: number; message: string } | undefined;
-    if (run.cancelRequested || outcome.kind === "forced") {
-      stopReason = "cancelled";
-    } else if (outcome.kind === "return") {
-      const value = outcome.value ?? "end_turn";
-      if (isStopReason(value)) {
-        stopReason = value;
-        // The schema: an `error` stop SHOULD carry an error object.
-        if (value === "error") error = { code: -32603, message: "The prompt handler ended the turn with an error" };
-      } else {
-        stopReason = "error";
-        error = { code: -32603, message: `The agent returned an invalid stop reason` };
-        this.#services.logger.error?.("Turn handler returned an invalid stop reason", { sessionId: this.id, value });
-      }
-    } else {
-      stopReason = "error";
-      const thrown = outcome.error;
-      error =
-        thrown instanceof RequestError
-          ? { code: thrown.code, message: thrown.message }
-          : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
-      this.#services.logger.error?.("Turn handler failed", { sessionId: this.id, error: thrown });
-    }
+    const stop = stopOf(outcome, run.cancelRequested, this.#services.logger, this.id);
+    const { stopReason } = stop;
     this.#closeRunEntities(run, stopReason);
     run.ended = true;
-    this.#lastStop = error === undefined ? { stopReason } : { stopReason, error };
+    this.#lastStop = stop;
     this.#persist({ data: this.data, lastStop: this.#lastStop });
     run.abortPendingRequests();
     if (!run.controller.signal.aborted) run.controller.abort(new DOMException("The turn ended", "AbortError"));
