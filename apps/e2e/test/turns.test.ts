@@ -4,7 +4,15 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, E2E_ROOT, SAMPLE_CLIENT_BIN, startProcess, stopAllProcesses, TSX_BIN } from "../src/index.js";
+import {
+  assertBuilt,
+  E2E_ROOT,
+  SAMPLE_CLIENT_BIN,
+  sampleAgentCommand,
+  startProcess,
+  stopAllProcesses,
+  TSX_BIN,
+} from "../src/index.js";
 
 beforeAll(() => assertBuilt());
 afterEach(() => stopAllProcesses());
@@ -31,5 +39,26 @@ describe("acp-sample-client and agent-initiated work", () => {
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(code).toBe(0);
+  }, 40_000);
+
+  it("two prompts sent back to back to an agent that queues: each ends with its own line, in order", async () => {
+    const [command, args] = sampleAgentCommand();
+    const p = startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", "--yes", "--", command, ...args], {
+      cwd: "/tmp",
+    });
+    p.child.stdin.write("/slow 1\n");
+    p.child.stdin.end("/fail\n");
+    const { code } = await p.exited;
+    const out = p.stdout();
+    const order = [
+      "› /slow 1",
+      "The long job finished.",
+      '— end_turn · "/slow 1"',
+      "› /fail",
+      "— error: The /fail command failed on purpose",
+    ].map((line) => out.indexOf(line));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(code).toBe(1);
   }, 40_000);
 });
