@@ -1,0 +1,13 @@
+export {
+  parseTranscript,
+  readTranscriptEntry,
+  readTranscriptHeader,
+  TRANSCRIPT_VERSION,
+  type Transcript,
+  type TranscriptEntry,
+  TranscriptError,
+  type TranscriptHeader,
+  type TranscriptSide,
+  TranscriptWriter,
+  type TranscriptWriterOptions,
+} from "./transcript.js";
