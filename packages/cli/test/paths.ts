@@ -5,3 +5,7 @@ export const sampleAgentBin = join(repoRoot, "apps", "sample-agent", "dist", "bi
 export const sampleClientBin = join(repoRoot, "apps", "sample-client", "dist", "bin.js");
 export const sdkAgentFixture = join(repoRoot, "apps", "e2e", "fixtures", "sdk-agent.ts");
 export const scriptedAgentBin = join(repoRoot, "packages", "testkit", "dist", "scripted-agent-bin.js");
+
+/** `--import` value for tsx that works from any working directory. */
+export const tsxLoader = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+export const rudeClientFixture = join(import.meta.dirname, "fixtures", "rude-client.ts");
