@@ -2,7 +2,7 @@
 import type { Command, Flags } from "./args.js";
 import { DEFAULT_CHECK_AGENT } from "./check-agent/options.js";
 import { checkClient } from "./check-client/run.js";
-import type { Io } from "./main.js";
+import { agentTarget, type Io } from "./main.js";
 import type { Report } from "./report.js";
 
 export async function runOther(
@@ -27,6 +27,21 @@ export async function runOther(
         },
       );
       return print(report, flags, io);
+    }
+    case "record": {
+      const { record } = await import("./record.js");
+      const out = command.flags.out ?? `acp-transcript-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`;
+      return record({ command: command.command, out, onNotice: io.stderr });
+    }
+    case "replay": {
+      const { replayCommand, formatReplay } = await import("./replay-command.js");
+      const result = await replayCommand(
+        command.file,
+        agentTarget(command.flags, command.command, command.flags.cwd),
+        command.flags.timeoutMs ?? 10_000,
+      );
+      io.stdout(command.flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReplay(result)}\n`);
+      return result.equal ? 0 : 1;
     }
     default:
       throw new Error(`${command.name} is not available in this build`);

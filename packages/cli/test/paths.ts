@@ -9,3 +9,4 @@ export const scriptedAgentBin = join(repoRoot, "packages", "testkit", "dist", "s
 /** `--import` value for tsx that works from any working directory. */
 export const tsxLoader = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 export const rudeClientFixture = join(import.meta.dirname, "fixtures", "rude-client.ts");
+export const cliSource = join(import.meta.dirname, "..", "src", "bin.ts");
