@@ -43,6 +43,22 @@ export async function runOther(
       io.stdout(command.flags.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReplay(result)}\n`);
       return result.equal ? 0 : 1;
     }
+    case "inspect": {
+      const { startInspector } = await import("./inspect/server.js");
+      const inspector = await startInspector({
+        target: agentTarget(command.flags, command.command, command.flags.cwd),
+        cwd: command.flags.cwd ?? io.cwd,
+        ...(command.flags.port !== undefined ? { port: command.flags.port } : {}),
+        onNotice: io.stderr,
+      });
+      io.stdout(`acp-kit inspect: open ${inspector.url}\n(each page load starts a fresh agent; Ctrl-C stops)\n`);
+      await new Promise<void>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await inspector.close();
+      return 0;
+    }
     default:
       throw new Error(`${command.name} is not available in this build`);
   }
