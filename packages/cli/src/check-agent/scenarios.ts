@@ -129,7 +129,7 @@ export const initializeScenario: Scenario = {
       const call = client.prompt(sessionId, [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }]);
       const answer = await Promise.race([
         call.answered,
-        new Promise<undefined>((r) => setTimeout(r, ctx.options.turnTimeoutMs)),
+        new Promise<undefined>((r) => setTimeout(() => r(undefined), ctx.options.turnTimeoutMs)),
       ]);
       const code = answer && !answer.ok ? (answer.error as { code?: number }).code : undefined;
       const response = client.log.find(
