@@ -37,6 +37,26 @@ describe("check agent", () => {
     expect(code).toBe(0);
   });
 
+  it("checks an agent that serves WebSocket (--ws auto reads the URL it prints)", async () => {
+    const { code, report } = await check([
+      "--ws",
+      "auto",
+      "--only",
+      "prompt",
+      "--",
+      process.execPath,
+      sampleAgentBin,
+      "--pace",
+      "0",
+      "--ws",
+      "127.0.0.1:0",
+    ]);
+    expect(report.target).toContain("(--ws auto)");
+    expect(row(report, "prompt.echo-message-id")?.status).toBe("pass");
+    expect(blocking(report)).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it("runs an agent written on the official SDK's v2 API", async () => {
     const { report, text } = await check(["--", process.execPath, "--import", "tsx", sdkAgentFixture]);
     process.stdout.write(`${text}\n`);
