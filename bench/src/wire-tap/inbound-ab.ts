@@ -7,7 +7,10 @@ import { pathToFileURL } from "node:url";
 import { chunkUpdate } from "../shared/stream-workload.js";
 
 type Sink = { message(payload: string): unknown; closed(error?: Error): void };
-type ConnectionClass = new (transport: unknown, options?: unknown) => {
+type ConnectionClass = new (
+  transport: unknown,
+  options?: unknown,
+) => {
   onNotification(method: string, handler: () => void): unknown;
   listen(): void;
 };
@@ -17,7 +20,9 @@ const n = Number(nArg ?? 200_000);
 const rounds = Number(roundsArg ?? 21);
 const A = ((await import(pathToFileURL(aPath).href)) as { Connection: ConnectionClass }).Connection;
 const B = ((await import(pathToFileURL(bPath).href)) as { Connection: ConnectionClass }).Connection;
-const payloads = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: chunkUpdate(i) }));
+const payloads = Array.from({ length: 1000 }, (_, i) =>
+  JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: chunkUpdate(i) }),
+);
 
 function run(Class: ConnectionClass, options?: unknown): number {
   let sink: Sink | undefined;

@@ -1,4 +1,11 @@
 export {
+  type TraceApi,
+  type TraceContextOptions,
+  type TraceSpan,
+  type TraceTracer,
+  traceTransport,
+} from "./trace-context.js";
+export {
   parseTranscript,
   readTranscriptEntry,
   readTranscriptHeader,
