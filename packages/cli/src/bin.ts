@@ -1,4 +1,6 @@
 #!/usr/bin/env node
 import { main } from "./main.js";
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// Exit once stdout is flushed: a proxied editor may keep our stdin open after the work is done.
+process.stdout.write("", () => process.exit(code));

@@ -1,5 +1,6 @@
 // @acp-kit/testkit: fake ACP peers for tests and conformance checks.
 
+export { type ClientScriptOptions, type ClientStep, runClientScript } from "./client-script.js";
 export { lineDiff, Normalizer } from "./normalize.js";
 export { type ReplayOptions, type ReplayResult, replayTranscript } from "./replay.js";
 export { type AgentScript, type AgentStep, agentText, type Bindings, bind, v2Turn } from "./scenario.js";

@@ -144,3 +144,74 @@ describe("transcript replay", () => {
     }
   });
 });
+
+describe("wire log bounds", () => {
+  it("drops the oldest entries past its entry and byte bounds, counting them", async () => {
+    const { WireLog } = await import("./wire-log.js");
+    const log = new WireLog({ maxEntries: 1000, maxBytes: 10_000 });
+    const payload = "x".repeat(100);
+    for (let i = 0; i < 5000; i++) log.record("agent", { time: 0, payload, message: undefined });
+    expect(log.entries.length).toBe(100);
+    expect(log.dropped).toBe(4900);
+    expect(log.entries[0]?.seq).toBe(4901);
+    const small = new WireLog({ maxEntries: 10 });
+    for (let i = 0; i < 25; i++) small.record("client", { time: 0, payload: "{}", message: {} });
+    expect(small.entries.length).toBe(10);
+  });
+});
+
+describe("client scenario language", () => {
+  it("runs steps against an agent: prompt, hold a permission, cancel, answer it cancelled", async () => {
+    const { runClientScript } = await import("./client-script.js");
+    const [a, b] = createInMemoryTransportPair();
+    const agent = scriptedAgent(b, {
+      prompts: [
+        v2Turn(
+          [
+            {
+              request: "session/request_permission",
+              params: { sessionId: "$sessionId", title: "?", options: [] },
+              wait: false,
+            },
+            { waitFor: "session/cancel" },
+          ],
+          "cancelled",
+        ),
+      ],
+    });
+    const client = await runClientScript(a, [
+      { initialize: true },
+      { newSession: { cwd: "/tmp" } },
+      { permissions: "hold" },
+      { prompt: "go", wait: "response" },
+      { waitFor: "session/request_permission" },
+      { cancel: true },
+      { answerHeld: "cancelled" },
+      { waitFor: "idle" },
+      { request: "session/close", params: { sessionId: "$sessionId" } },
+    ]);
+    const sent = client.log.filter((e) => e.from === "client").map((e) => asMessage(e.message).method ?? "response");
+    expect(sent).toEqual([
+      "initialize",
+      "session/new",
+      "session/prompt",
+      "session/cancel",
+      "response",
+      "session/close",
+    ]);
+    const answer = client.log.find((e) => e.from === "client" && asMessage(e.message).result !== undefined);
+    expect(asMessage(answer?.message).result).toEqual({ outcome: { outcome: "cancelled" } });
+    await client.close();
+    await agent.close();
+  });
+
+  it("a step that waits too long fails with what it waited for", async () => {
+    const { runClientScript } = await import("./client-script.js");
+    const [a, b] = createInMemoryTransportPair();
+    const agent = scriptedAgent(b, { prompts: [[{ respond: { messageId: "m" } }]] });
+    await expect(
+      runClientScript(a, [{ initialize: true }, { newSession: { cwd: "/" } }, { prompt: "x" }], { stepTimeoutMs: 200 }),
+    ).rejects.toThrow("the turn's idle");
+    await agent.close();
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Everything that crossed one connection, in order, with the side that sent it: what the
- * checks judge and what their evidence quotes. Bounded: past `maxEntries` the oldest entries
- * are dropped (the count of dropped ones is kept).
+ * checks judge and what their evidence quotes. Bounded: past `maxEntries` entries or
+ * `maxBytes` of payload the oldest entries are dropped (the count of dropped ones is kept).
  */
 import type { TranscriptSide, WireEvent, WireTap } from "@acp-kit/protocol";
 
@@ -41,13 +41,16 @@ type Waiter = { test: (e: WireEntry) => boolean; after: number; resolve: (e: Wir
 export class WireLog {
   readonly #entries: WireEntry[] = [];
   readonly #max: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
   #seq = 0;
   #dropped = 0;
   #waiters = new Set<Waiter>();
   #closed = false;
 
-  constructor(options: { maxEntries?: number } = {}) {
+  constructor(options: { maxEntries?: number; maxBytes?: number } = {}) {
     this.#max = options.maxEntries ?? 100_000;
+    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   }
 
   get entries(): readonly WireEntry[] {
@@ -79,8 +82,9 @@ export class WireLog {
     };
     if (event.durationMs !== undefined) (entry as { durationMs?: number }).durationMs = event.durationMs;
     this.#entries.push(entry);
-    if (this.#entries.length > this.#max) {
-      this.#entries.shift();
+    this.#bytes += entry.payload.length;
+    while (this.#entries.length > 1 && (this.#entries.length > this.#max || this.#bytes > this.#maxBytes)) {
+      this.#bytes -= (this.#entries.shift() as WireEntry).payload.length;
       this.#dropped++;
     }
     for (const waiter of this.#waiters) {
