@@ -66,6 +66,30 @@ function safeParse(payload: string): unknown {
   }
 }
 
+/** A `WireEvent` whose byte size is counted only when read (most taps never read it). */
+class ObservedPayload implements WireEvent {
+  #bytes: number | undefined;
+  readonly method?: string;
+  readonly durationMs?: number;
+
+  constructor(
+    readonly direction: "in" | "out",
+    readonly time: number,
+    readonly payload: string,
+    readonly message: unknown,
+    method: string | undefined,
+    durationMs: number | undefined,
+  ) {
+    if (method !== undefined) this.method = method;
+    if (durationMs !== undefined) this.durationMs = durationMs;
+  }
+
+  get bytes(): number {
+    this.#bytes ??= utf8Length(this.payload);
+    return this.#bytes;
+  }
+}
+
 /** Pairs requests with their responses across both directions and reports each payload to a tap. */
 export class WireObserver {
   readonly #tap: WireTap;
@@ -140,15 +164,7 @@ export class WireObserver {
         durationMs ??= at - started.at;
       }
     }
-    const event: { -readonly [K in keyof WireEvent]: WireEvent[K] } = {
-      direction,
-      time: Date.now(),
-      bytes: utf8Length(payload),
-      payload,
-      message,
-    };
-    if (method !== undefined) event.method = method;
-    if (durationMs !== undefined) event.durationMs = durationMs;
+    const event = new ObservedPayload(direction, Date.now(), payload, message, method, durationMs);
     try {
       this.#tap(event);
     } catch {
