@@ -8,6 +8,13 @@ import { SCENARIOS } from "./scenarios.js";
 export async function checkAgent(options: CheckAgentOptions, onScenario?: (name: string) => void): Promise<Report> {
   const rows: RowSink["rows"] = [];
   let peer: unknown;
+  if (options.target.command === undefined) {
+    const note = new RowSink("setup");
+    note.add("setup.fresh-agent", "INFO", "a fresh agent per scenario", "skip", [
+      "only a URL was given: every scenario talks to the same running agent (give the command too for fresh processes)",
+    ]);
+    rows.push(...note.rows);
+  }
   for (const scenario of SCENARIOS) {
     if (options.only && !options.only.includes(scenario.name)) continue;
     onScenario?.(scenario.name);
