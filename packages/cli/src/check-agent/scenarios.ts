@@ -7,6 +7,7 @@ import type { OpenedAgent } from "../agent-target.js";
 import type { RowSink } from "../report.js";
 import { sameJson } from "../same-json.js";
 import type { CheckAgentOptions } from "./options.js";
+import { checkSessionSurface } from "./session-surface.js";
 import { judgeTurn } from "./turn-judge.js";
 
 export interface ScenarioContext {
@@ -152,19 +153,7 @@ export const initializeScenario: Scenario = {
         "the agent accepts images",
       );
 
-    if (session) {
-      const closed = await client.connection.request("session/close", { sessionId }).then(
-        () => true,
-        () => false,
-      );
-      rows.add(
-        "session.close",
-        "CAPABILITY",
-        "session/close succeeds for an open session (baseline of the session capability)",
-        closed,
-        [describeEntry(lastOf(client.log.filter((e) => e.from === "agent")) as WireEntry)],
-      );
-    }
+    if (session) await checkSessionSurface(client, rows, sessionId, ctx.options.cwd, session);
   },
 };
 
