@@ -97,7 +97,16 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   let onInterrupt: () => void = leave;
   let onEnd: () => void = () => {};
   let keyboard: Keyboard | undefined;
-  const signalInterrupt = () => onInterrupt();
+  // An interrupt cancels the turn: its later permission requests are answered `cancelled` too.
+  let interrupted = false;
+  const signalInterrupt = () => {
+    interrupted = true;
+    onInterrupt();
+  };
+  const setTurnInterrupt = (handler: () => void) => {
+    interrupted = false;
+    onInterrupt = handler;
+  };
   // SIGTERM: leave cleanly (the agent is shut down) with the conventional status.
   const signalTerminate = () => void shutdown().finally(() => process.exit(143));
   process.on("SIGINT", signalInterrupt);
@@ -107,6 +116,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     request: RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> => {
+    if (interrupted) return selected(undefined);
     if (options.permissions !== "ask" || !keyboard) {
       const policy = options.permissions === "ask" ? "reject" : options.permissions;
       if (options.permissions === "ask")
@@ -141,7 +151,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   if (keyboardTty) {
     keyboard = new Keyboard(io.stdin as ReadStream, {
       line: (text) => onLine(text),
-      interrupt: () => onInterrupt(),
+      interrupt: () => signalInterrupt(),
       endOfInput: () => onEnd(),
       changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
     });
@@ -164,13 +174,13 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     renderer.printHeader(`${agentName} ${client.agentInfo.version} · session ${session.sessionId}`);
 
     if (options.prompt !== undefined) {
-      const result = await runTurn(session, options.prompt, renderer, (handler) => (onInterrupt = handler));
+      const result = await runTurn(session, options.prompt, renderer, setTurnInterrupt);
       await shutdown();
       return result.forced ? 130 : exitCodeFor(result.stopReason);
     }
     return await repl(session, renderer, keyboard, io, {
       setLine: (f) => (onLine = f),
-      setInterrupt: (f) => (onInterrupt = f),
+      setInterrupt: setTurnInterrupt,
       setEnd: (f) => (onEnd = f),
       shutdown,
       diag,

@@ -12,6 +12,7 @@ import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/
 import type { Logger } from "../jsonrpc/logger.js";
 import type { JsonRpcId } from "../jsonrpc/messages.js";
 import type { Transport } from "../jsonrpc/transport.js";
+import type { WireTap } from "../jsonrpc/wire-observer.js";
 import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
 import { defaultValidateOutgoing } from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
@@ -36,6 +37,8 @@ export interface AcpConnectionOptions {
   validateOutgoing?: boolean;
   /** See `ConnectionOptions.maxPendingHandlers`. */
   maxPendingHandlers?: number;
+  /** See `ConnectionOptions.tap`: observes every payload in and out. */
+  tap?: WireTap;
 }
 
 /** What a typed request handler gets besides the decoded params. */
@@ -116,6 +119,7 @@ export class AcpConnection<S extends AcpSide> {
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     const connectionOptions: ConnectionOptions = { logger: this.#logger };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
+    if (options.tap !== undefined) connectionOptions.tap = options.tap;
     this.connection = new Connection(transport, connectionOptions);
   }
 

@@ -20,6 +20,7 @@ import {
 } from "./messages.js";
 import { PendingRequests, resolveWithResult } from "./pending-requests.js";
 import type { Transport, TransportSink } from "./transport.js";
+import { WireObserver, type WireTap } from "./wire-observer.js";
 
 export interface ConnectionOptions {
   logger?: Logger;
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
    * never pauses while this side waits for a response of its own.
    */
   maxPendingHandlers?: number;
+  /** Observes every payload received and sent (see `WireEvent`). Costs nothing when omitted. */
+  tap?: WireTap;
 }
 
 export interface RequestOptions {
@@ -96,12 +99,14 @@ export class Connection {
   #closedError: ConnectionError | undefined;
   #isClosed = false;
   #resolveClosed!: (error: ConnectionError | undefined) => void;
+  readonly #observer: WireObserver | undefined;
 
   /** Settles once, when the connection ends: `undefined` for a clean close, else why it failed. */
   readonly closed: Promise<ConnectionError | undefined>;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
-    this.#transport = transport;
+    this.#observer = options.tap && new WireObserver(options.tap);
+    this.#transport = this.#observer ? this.#observer.observeOutbound(transport) : transport;
     this.#logger = options.logger ?? {};
     this.#gate = new InboundGate(
       options.maxPendingHandlers ?? DEFAULT_MAX_PENDING_HANDLERS,
@@ -301,10 +306,12 @@ export class Connection {
     try {
       value = JSON.parse(payload);
     } catch {
+      this.#observer?.inbound(payload, undefined);
       this.#logger.warn?.("Received a payload that is not JSON", { length: payload.length });
       this.#sendResponse(JSON.stringify(errorResponse(null, RequestError.parseError())));
       return this.#gate.check();
     }
+    this.#observer?.inbound(payload, value);
     try {
       if (Array.isArray(value)) this.#receiveBatch(value);
       else this.#dispatch(classifyInbound(value), this.#respondAlone);

@@ -34,3 +34,4 @@ export {
 } from "./messages.js";
 export { type JsonRpcMessageStream, streamFromTransport, transportFromStream } from "./stream-adapters.js";
 export type * from "./transport.js";
+export { tapTransport, utf8Length, type WireEvent, WireObserver, type WireTap } from "./wire-observer.js";
