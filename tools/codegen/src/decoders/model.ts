@@ -115,6 +115,8 @@ const ANNOTATIONS = new Set([
   "x-deserialize-default-on-error",
   "x-deserialize-skip-invalid-items",
   "x-deserialize-default-on-null",
+  // OpenAPI's union hint (v1 schema); the branches' own tag constants carry the same rule.
+  "discriminator",
 ]);
 
 const PRIMITIVE_KEYWORDS = new Set(["type", "const", "enum", "format", "minimum", "maximum", "minLength"]);
