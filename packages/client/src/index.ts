@@ -17,3 +17,4 @@ export { type PromptInput, toPromptContent } from "./prompt-content.js";
 export type { ClientSession, ConfigValue, PromptOptions } from "./session.js";
 export * from "./store/index.js";
 export type { ForegroundWork, StopReason, Turn, TurnResult } from "./turn.js";
+export { CLIENT_PROTOCOL_VERSIONS, type V1ClientHandlers, type V1RequestContext } from "./v1/index.js";
