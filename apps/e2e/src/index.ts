@@ -7,3 +7,4 @@ export * from "./normalize.js";
 export * from "./paths.js";
 export * from "./processes.js";
 export * from "./tcp-proxy.js";
+export * from "./interop-v1-drivers.js";

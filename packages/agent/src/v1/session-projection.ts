@@ -118,7 +118,8 @@ export class V1SessionProjection {
   #wholeMessage(chunk: string, messageId: string, content: unknown[] | null | undefined): Record<string, unknown>[] {
     if (!Array.isArray(content)) return [];
     const key = `${chunk}:${messageId}`;
-    const sent = this.#sentBlocks.get(key) ?? 0;
+    // A replay starts the client from nothing: the whole message goes out again.
+    const sent = this.replaying ? 0 : (this.#sentBlocks.get(key) ?? 0);
     this.#sentBlocks.set(key, Math.max(sent, content.length));
     return content.slice(sent).map((block) => ({ sessionUpdate: chunk, messageId, content: block }));
   }
@@ -126,7 +127,8 @@ export class V1SessionProjection {
   #toolCall(u: Record<string, unknown>): Record<string, unknown> {
     const id = u.toolCallId as string;
     const fields = toolCallFieldsToV1(u);
-    if (!this.#toolCalls.has(id)) {
+    // A replay announces every tool call again: the client rebuilds the session from nothing.
+    if (!this.#toolCalls.has(id) || this.replaying) {
       if (fields.title == null) fields.title = (u.name as string | undefined) ?? id;
       for (const key of Object.keys(fields)) if (fields[key] === null) delete fields[key];
       return this.announceToolCall(fields);

@@ -54,13 +54,14 @@ export function toolContentToV2(content: V1.ToolCallContent): V2.ToolCallContent
 }
 
 /**
- * v2 tool call content → v1, or undefined when v1 cannot carry it (an extension variant). A diff
- * whose patch is a whole-file patch becomes a v1 diff; any other diff becomes its patch text (or
- * its change list) as a text content block.
+ * v2 tool call content → v1, or undefined when v1 cannot carry it: a v2 terminal is the agent's
+ * own (display only) while a v1 terminal is one the client created, so it is left out, as are
+ * extension variants. A diff whose patch is a whole-file patch becomes a v1 diff; any other
+ * diff becomes its patch text (or its change list) as a text content block.
  */
 export function toolContentToV1(content: V2.ToolCallContent): V1.ToolCallContent | undefined {
   const type = (content as { type: string }).type;
-  if (type === "content" || type === "terminal") return content as V1.ToolCallContent;
+  if (type === "content") return content as V1.ToolCallContent;
   if (type !== "diff") return undefined;
   const diff = content as { changes: V2.DiffChange[]; patch?: V2.DiffPatch | null };
   const path = (diff.changes[0] as { path?: string } | undefined)?.path;
