@@ -196,6 +196,9 @@ export function classify(schema: unknown, where: string, options: ClassifyOption
       };
     }
     if (keys.length === 1 && Array.isArray(schema.anyOf)) return classifyAnyOf(schema.anyOf, `${where}/anyOf`);
+    // A oneOf with a discriminator (v1 schema) is a tagged union: dispatched on its tag like anyOf.
+    if (keys.length === 1 && Array.isArray(schema.oneOf) && schema.discriminator !== undefined)
+      return classifyAnyOf(schema.oneOf, `${where}/oneOf`);
     if (keys.length === 1 && Array.isArray(schema.oneOf)) return classifyOneOf(schema.oneOf, `${where}/oneOf`);
     throw new UnsupportedSchemaError(`${where}: unsupported keyword combination ${keys.join(", ")}`);
   }
