@@ -109,7 +109,9 @@ export const acpKitClientV1: V1CellDriver = {
         requestPermission(request: RequestPermissionRequest) {
           if (current) current.permissions++;
           const allow = request.options.find((o) => o.kind === "allow_once");
-          return allow ? { outcome: { outcome: "selected", optionId: allow.optionId } } : { outcome: { outcome: "cancelled" } };
+          return allow
+            ? { outcome: { outcome: "selected", optionId: allow.optionId } }
+            : { outcome: { outcome: "cancelled" } };
         },
       },
     });
@@ -140,8 +142,14 @@ export const acpKitClientV1: V1CellDriver = {
           content: { type: string; text?: string }[];
         }[];
         return {
-          userText: messages.filter((m) => m.kind === "user").map((m) => textOf(m.content)).join("|"),
-          agentText: messages.filter((m) => m.kind === "agent").map((m) => textOf(m.content)).join("|"),
+          userText: messages
+            .filter((m) => m.kind === "user")
+            .map((m) => textOf(m.content))
+            .join("|"),
+          agentText: messages
+            .filter((m) => m.kind === "agent")
+            .map((m) => textOf(m.content))
+            .join("|"),
           toolCalls: snapshot.toolCalls.size,
           plans: snapshot.plans.size,
         };
@@ -182,7 +190,9 @@ export const sdkV1Client: V1CellDriver = {
       .onRequest("session/request_permission", ({ params }) => {
         permissions++;
         const allow = params.options.find((o) => o.kind === "allow_once");
-        return allow ? { outcome: { outcome: "selected", optionId: allow.optionId } } : { outcome: { outcome: "cancelled" } };
+        return allow
+          ? { outcome: { outcome: "selected", optionId: allow.optionId } }
+          : { outcome: { outcome: "cancelled" } };
       })
       .onNotification("session/update", ({ params }) => {
         updates.push(params.update as V1Update);
@@ -219,7 +229,11 @@ export const sdkV1Client: V1CellDriver = {
           const id = u.toolCallId as string;
           if (typeof u.status === "string") report.toolStatuses.set(id, u.status);
           else if (!report.toolStatuses.has(id)) report.toolStatuses.set(id, "pending");
-          if (Array.isArray(u.content)) report.toolContent.set(id, u.content.map((c: { type: string }) => c.type));
+          if (Array.isArray(u.content))
+            report.toolContent.set(
+              id,
+              u.content.map((c: { type: string }) => c.type),
+            );
         } else if (u.sessionUpdate === "plan") {
           report.planStatuses = (u.entries as { status: string }[]).map((e) => e.status);
         }

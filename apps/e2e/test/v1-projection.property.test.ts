@@ -41,7 +41,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
         fc.record({ text: word }),
         fc.record({
           path: word.map((w) => `/work/${w.replace(/[^a-z0-9]/gi, "x")}.txt`),
-          oldText: fc.option(fc.array(line, { maxLength: 3 }).map((ls) => ls.join("")), { nil: null }),
+          oldText: fc.option(
+            fc.array(line, { maxLength: 3 }).map((ls) => ls.join("")),
+            { nil: null },
+          ),
           newText: fc.array(line, { maxLength: 3 }).map((ls) => ls.join("")),
         }),
       ),
@@ -51,7 +54,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
     type: fc.constant("plan" as const),
     entries: fc.array(
-      fc.record({ content: word, status: fc.constantFrom("pending" as const, "in_progress" as const, "completed" as const) }),
+      fc.record({
+        content: word,
+        status: fc.constantFrom("pending" as const, "in_progress" as const, "completed" as const),
+      }),
       { minLength: 1, maxLength: 3 },
     ),
   }),
@@ -94,7 +100,13 @@ function asV1Agent(transport: Transport): Transport {
   return {
     start: (sink) => transport.start(sink),
     close: () => transport.close(),
-    send: (payload) => transport.send(payload.replace('"method":"initialize","params":{"protocolVersion":2', '"method":"initialize","params":{"protocolVersion":1')),
+    send: (payload) =>
+      transport.send(
+        payload.replace(
+          '"method":"initialize","params":{"protocolVersion":2',
+          '"method":"initialize","params":{"protocolVersion":1',
+        ),
+      ),
   };
 }
 
@@ -129,7 +141,8 @@ function comparable(snapshot: SessionSnapshot): unknown {
   return {
     timeline: snapshot.timeline.map((entry) => {
       const e = entry as unknown as Record<string, unknown>;
-      if (e.type === "message") return { message: e.kind, content: e.content, ...(e.kind === "user" ? {} : { id: id(e.messageId) }) };
+      if (e.type === "message")
+        return { message: e.kind, content: e.content, ...(e.kind === "user" ? {} : { id: id(e.messageId) }) };
       if (e.type === "tool_call") {
         const call = snapshot.toolCalls.get(e.toolCallId as string);
         return {

@@ -138,7 +138,13 @@ describe("sessions for a v1 client", () => {
     const { running, sessionId } = await v1Session({ configOptions: [modeOption as never] });
     const created = running.client.wire.find((m) => (m.result as { sessionId?: string })?.sessionId === sessionId);
     expect(created?.result).toMatchObject({
-      modes: { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] },
+      modes: {
+        currentModeId: "ask",
+        availableModes: [
+          { id: "ask", name: "Ask" },
+          { id: "code", name: "Code" },
+        ],
+      },
       configOptions: [{ id: "mode", currentValue: "ask" }],
     });
     await expect(running.client.request("session/set_mode", { sessionId, modeId: "code" })).resolves.toEqual({});

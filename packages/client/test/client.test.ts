@@ -38,7 +38,11 @@ describe("initialize", () => {
         capabilities: { elicitation: { form: {} } },
         // The v1 spelling, for a v1 agent (a v2 agent ignores it).
         clientInfo: info,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } },
+        clientCapabilities: {
+          fs: { readTextFile: false, writeTextFile: false },
+          terminal: false,
+          elicitation: { form: {} },
+        },
       },
     });
     expect(client.protocolVersion).toBe(2);

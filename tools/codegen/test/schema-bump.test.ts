@@ -97,7 +97,11 @@ describe("bumpSchema (rehearsed in a copy of the repo files, with a stub install
     writeFileSync(paths.surfaceFile, JSON.stringify(surface));
     writeFileSync(
       paths.v1.sourceFile,
-      JSON.stringify({ ...JSON.parse(readFileSync(real.v1.sourceFile, "utf8")), version: "2.3.0", sha256: "e".repeat(64) }),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(real.v1.sourceFile, "utf8")),
+        version: "2.3.0",
+        sha256: "e".repeat(64),
+      }),
     );
     const v1Surface = JSON.parse(readFileSync(real.v1.surfaceFile, "utf8"));
     delete v1Surface.methods["session/close"];

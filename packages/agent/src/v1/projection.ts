@@ -94,7 +94,10 @@ export class V1ClientProjection {
       return this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${where}: ${decoded.error?.message}` },
+        error: {
+          code: ErrorCodes.InvalidParams,
+          message: `Invalid params for ${method}: ${where}: ${decoded.error?.message}`,
+        },
       });
     }
     const sessionId = params.sessionId as string;
@@ -114,7 +117,11 @@ export class V1ClientProjection {
         return send("session/prompt", params, { kind: "prompt", sessionId });
       case "session/load":
         this.#session(sessionId).replaying = true;
-        return send("session/resume", { sessionId, ...environment(), replayFrom: { type: "start" } }, { kind: "load", sessionId });
+        return send(
+          "session/resume",
+          { sessionId, ...environment(), replayFrom: { type: "start" } },
+          { kind: "load", sessionId },
+        );
       case "session/resume":
         return send("session/resume", { sessionId, ...environment() }, { kind: "resume", sessionId });
       case "session/set_mode": {
@@ -167,7 +174,10 @@ export class V1ClientProjection {
     return this.#io.toPeer(message);
   }
 
-  #update(params: { sessionId: string; update: { sessionUpdate: string } & Record<string, unknown> }): void | Promise<void> {
+  #update(params: {
+    sessionId: string;
+    update: { sessionUpdate: string } & Record<string, unknown>;
+  }): void | Promise<void> {
     const { sessionId, update } = params;
     if (update.sessionUpdate === "state_update") {
       if (update.state === "idle") return this.#workEnded(sessionId, update);
@@ -175,7 +185,7 @@ export class V1ClientProjection {
     }
     if (update.sessionUpdate === "config_option_update")
       this.#options.set(sessionId, update.configOptions as SessionConfigOption[]);
-    let last: void | Promise<void> = undefined;
+    let last: void | Promise<void>;
     for (const v1 of this.#session(sessionId).toV1(update as never)) last = this.#notify(sessionId, v1);
     return last;
   }
@@ -184,11 +194,12 @@ export class V1ClientProjection {
   #workEnded(sessionId: string, idle: Record<string, unknown>): void | Promise<void> {
     const waiting = this.#prompts.get(sessionId) ?? [];
     this.#prompts.delete(sessionId);
-    let last: void | Promise<void> = undefined;
+    let last: void | Promise<void>;
     for (const id of waiting) last = this.#io.toPeer(this.#promptAnswer(id, idle));
     // A prompt whose v2 answer has not gone by yet is answered when it does.
     for (const [id, sent] of this.#sent)
-      if (sent.kind === "prompt" && sent.sessionId === sessionId) this.#earlyStops.set(id, this.#promptAnswer(id, idle));
+      if (sent.kind === "prompt" && sent.sessionId === sessionId)
+        this.#earlyStops.set(id, this.#promptAnswer(id, idle));
     return last;
   }
 
@@ -206,7 +217,9 @@ export class V1ClientProjection {
     return {
       jsonrpc: "2.0",
       id,
-      result: { stopReason: typeof stopReason === "string" && V1_STOP_REASONS.has(stopReason) ? stopReason : "end_turn" },
+      result: {
+        stopReason: typeof stopReason === "string" && V1_STOP_REASONS.has(stopReason) ? stopReason : "end_turn",
+      },
     };
   }
 

@@ -9,10 +9,10 @@
 import { type Logger, negotiateVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
 import {
   decodeInitializeRequest as decodeV1InitializeRequest,
-  type InitializeRequest as V1InitializeRequest,
-  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
   parseWire,
   RelayTransport,
+  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
+  type InitializeRequest as V1InitializeRequest,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
 import { V1ClientProjection } from "./projection.js";
@@ -24,7 +24,8 @@ export const AGENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_
 /** The version to answer: 1 for a v1 client, else v2's rule; -32022 naming both below 1. */
 export function negotiateServedVersion(requested: number): number {
   if (requested === V1_PROTOCOL_VERSION) return V1_PROTOCOL_VERSION;
-  if (requested < V1_PROTOCOL_VERSION) throw RequestError.unsupportedProtocolVersion(requested, AGENT_PROTOCOL_VERSIONS);
+  if (requested < V1_PROTOCOL_VERSION)
+    throw RequestError.unsupportedProtocolVersion(requested, AGENT_PROTOCOL_VERSIONS);
   return negotiateVersion(requested);
 }
 
@@ -61,7 +62,10 @@ export class ServingTransport extends RelayTransport {
     const pending = this.#v1Initialize;
     if (pending === undefined || message.id !== pending.id) {
       // The answer to a v2 initialize: nothing more to look at.
-      if (message.result !== undefined && (message.result as { protocolVersion?: unknown }).protocolVersion !== undefined)
+      if (
+        message.result !== undefined &&
+        (message.result as { protocolVersion?: unknown }).protocolVersion !== undefined
+      )
         this.#settled = true;
       return payload;
     }

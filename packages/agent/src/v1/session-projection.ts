@@ -8,9 +8,9 @@
  */
 import type { SessionConfigOption, SessionUpdate } from "@acp-kit/protocol";
 import {
+  toolContentToV1,
   type ClientCapabilities as V1ClientCapabilities,
   type ToolCallContent as V1ToolCallContent,
-  toolContentToV1,
 } from "@acp-kit/protocol/v1";
 import { configOptionsToV1, modeOptionOf, toolCallFieldsToV1 } from "./values.js";
 
@@ -97,7 +97,8 @@ export class V1SessionProjection {
           { sessionUpdate: "config_option_update", configOptions: configOptionsToV1(options) },
         ];
         const mode = (modeOptionOf(options) as { currentValue?: string } | undefined)?.currentValue;
-        if (mode !== undefined && mode !== this.#currentMode) out.push({ sessionUpdate: "current_mode_update", currentModeId: mode });
+        if (mode !== undefined && mode !== this.#currentMode)
+          out.push({ sessionUpdate: "current_mode_update", currentModeId: mode });
         this.#currentMode = mode;
         return out;
       }

@@ -7,15 +7,15 @@ import type {
   SessionConfigOption,
 } from "@acp-kit/protocol";
 import {
+  configOptionToV1,
+  type SessionModeState,
+  toolContentToV1,
   type AgentCapabilities as V1AgentCapabilities,
   type ClientCapabilities as V1ClientCapabilities,
-  configOptionToV1,
+  type SessionConfigOption as V1ConfigOption,
   type InitializeRequest as V1InitializeRequest,
   type McpServer as V1McpServer,
-  type SessionConfigOption as V1ConfigOption,
-  type SessionModeState,
   type ToolCallUpdate as V1ToolCallUpdate,
-  toolContentToV1,
 } from "@acp-kit/protocol/v1";
 
 /** What v1 leaves out of `clientInfo` (optional there, required in v2). */
@@ -88,7 +88,10 @@ export function modeOptionOf(options: readonly SessionConfigOption[]): SessionCo
 
 export function modesOf(options: readonly SessionConfigOption[]): SessionModeState | undefined {
   const option = modeOptionOf(options) as
-    | { currentValue: string; options: ({ value: string; name: string; description?: string | null } | { options: unknown[] })[] }
+    | {
+        currentValue: string;
+        options: ({ value: string; name: string; description?: string | null } | { options: unknown[] })[];
+      }
     | undefined;
   if (option === undefined) return undefined;
   const flat = option.options.flatMap((o) => ("options" in o ? (o.options as typeof option.options) : [o])) as {

@@ -13,9 +13,9 @@
  */
 import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol";
 import {
-  decoders as v1Decoders,
   type InitializeResponse as V1InitializeResponse,
   type SessionUpdate as V1SessionUpdate,
+  decoders as v1Decoders,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
 import { V1_CLIENT_METHODS, type V1ClientHandlers } from "./handlers.js";
@@ -113,7 +113,11 @@ export class V1AgentBridge {
     };
     switch (method) {
       case "session/new":
-        return send("session/new", { ...params, mcpServers: mcpServersToV1(params.mcpServers as never) }, { kind: "new" });
+        return send(
+          "session/new",
+          { ...params, mcpServers: mcpServersToV1(params.mcpServers as never) },
+          { kind: "new" },
+        );
       case "session/prompt": {
         const state = this.#session(sessionId);
         state.prompt = {
@@ -254,7 +258,7 @@ export class V1AgentBridge {
     const state = this.#session(sessionId);
     if (state.suppressReplay) return;
     void this.#accept(state);
-    let last: void | Promise<void> = undefined;
+    let last: void | Promise<void>;
     for (const v2 of state.toV2(update)) {
       last = this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: v2 } });
     }
@@ -376,7 +380,11 @@ export class V1AgentBridge {
     const idle: Record<string, unknown> =
       message.error !== undefined
         ? { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: message.error }
-        : { sessionUpdate: "state_update", state: "idle", stopReason: typeof stopReason === "string" ? stopReason : "end_turn" };
+        : {
+            sessionUpdate: "state_update",
+            state: "idle",
+            stopReason: typeof stopReason === "string" ? stopReason : "end_turn",
+          };
     return this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: idle } });
   }
 }

@@ -5,7 +5,6 @@
  * `terminal` when all five terminal handlers are there), so a v1 agent never calls the rest.
  */
 import type {
-  ClientCapabilities as V1ClientCapabilities,
   CreateTerminalRequest,
   CreateTerminalResponse,
   KillTerminalRequest,
@@ -16,6 +15,7 @@ import type {
   ReleaseTerminalResponse,
   TerminalOutputRequest,
   TerminalOutputResponse,
+  ClientCapabilities as V1ClientCapabilities,
   WaitForTerminalExitRequest,
   WaitForTerminalExitResponse,
   WriteTextFileRequest,

@@ -18,9 +18,9 @@ import {
 } from "@acp-kit/protocol";
 import {
   decodeInitializeResponse as decodeV1InitializeResponse,
-  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
   parseWire,
   RelayTransport,
+  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
 import { V1AgentBridge } from "./bridge.js";

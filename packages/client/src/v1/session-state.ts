@@ -9,10 +9,10 @@ import {
   configOptionToV2,
   MODE_CONFIG_ID,
   modesToConfigOption,
-  type SessionConfigOption as V1ConfigOption,
   type SessionModeState,
-  type SessionUpdate as V1SessionUpdate,
   toolContentToV2,
+  type SessionConfigOption as V1ConfigOption,
+  type SessionUpdate as V1SessionUpdate,
 } from "@acp-kit/protocol/v1";
 
 export type MessageKind = "user" | "agent" | "thought";

@@ -8,11 +8,11 @@ import type {
   RequestPermissionResponse,
 } from "@acp-kit/protocol";
 import {
+  toolContentToV2,
   type InitializeResponse as V1InitializeResponse,
   type McpServer as V1McpServer,
   type RequestPermissionOutcome as V1PermissionOutcome,
   type RequestPermissionRequest as V1RequestPermissionRequest,
-  toolContentToV2,
 } from "@acp-kit/protocol/v1";
 
 /** What v1 leaves out of `agentInfo` (optional there, required in v2). */

@@ -70,7 +70,9 @@ export function toolContentToV1(content: V2.ToolCallContent): V1.ToolCallContent
     return { type: "diff", path, oldText: whole.oldText, newText: whole.newText };
   const text =
     diff.patch?.text ??
-    diff.changes.map((c) => `${(c as { operation: string }).operation} ${(c as { path?: string }).path ?? ""}`).join("\n");
+    diff.changes
+      .map((c) => `${(c as { operation: string }).operation} ${(c as { path?: string }).path ?? ""}`)
+      .join("\n");
   return { type: "content", content: { type: "text", text } };
 }
 
