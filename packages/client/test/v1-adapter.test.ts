@@ -245,4 +245,29 @@ describe("sessions over v1", () => {
     });
     expect(answer).toEqual({ outcome: { outcome: "selected", optionId: "yes" } });
   });
+
+  it("answers at most 64 fs/terminal requests at once; the rest wait to be read, none is lost", async () => {
+    let running = 0;
+    let peak = 0;
+    const release = deferred<void>();
+    const { agent } = await v1Agent({}, V1_INIT, {
+      v1Handlers: {
+        readTextFile: async (params) => {
+          peak = Math.max(peak, ++running);
+          await release.promise;
+          running--;
+          return { content: params.path };
+        },
+      },
+    });
+    const answers = Array.from({ length: 200 }, (_, i) =>
+      agent.connection.request("fs/read_text_file", { sessionId: "s1", path: `/f${i}` }),
+    );
+    await flush(20);
+    expect(peak).toBe(64);
+    release.resolve();
+    const results = (await Promise.all(answers)) as { content: string }[];
+    expect(results.map((r) => r.content)).toEqual(answers.map((_, i) => `/f${i}`));
+    expect(peak).toBe(64);
+  });
 });

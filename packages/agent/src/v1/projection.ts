@@ -32,6 +32,7 @@ type Send = (message: WireMessage) => void | Promise<void>;
 
 type Sent =
   | { kind: "new" }
+  | { kind: "close"; sessionId: string }
   | { kind: "prompt"; sessionId: string }
   | { kind: "load" | "resume"; sessionId: string }
   | { kind: "set_mode"; sessionId: string }
@@ -146,6 +147,9 @@ export class V1ClientProjection {
           { kind: "set_config_option", sessionId },
         );
       }
+      case "session/close":
+      case "session/delete":
+        return send(method, params, { kind: "close", sessionId });
       case "authenticate":
         return send("auth/login", { methodId: params.methodId });
       case "logout":
@@ -185,8 +189,8 @@ export class V1ClientProjection {
     }
     if (update.sessionUpdate === "config_option_update")
       this.#options.set(sessionId, update.configOptions as SessionConfigOption[]);
-    let last: void | Promise<void>;
-    for (const v1 of this.#session(sessionId).toV1(update as never)) last = this.#notify(sessionId, v1);
+    let last: Promise<void> | undefined;
+    for (const v1 of this.#session(sessionId).toV1(update as never)) last = this.#notify(sessionId, v1) ?? last;
     return last;
   }
 
@@ -194,8 +198,8 @@ export class V1ClientProjection {
   #workEnded(sessionId: string, idle: Record<string, unknown>): void | Promise<void> {
     const waiting = this.#prompts.get(sessionId) ?? [];
     this.#prompts.delete(sessionId);
-    let last: void | Promise<void>;
-    for (const id of waiting) last = this.#io.toPeer(this.#promptAnswer(id, idle));
+    let last: Promise<void> | undefined;
+    for (const id of waiting) last = this.#io.toPeer(this.#promptAnswer(id, idle)) ?? last;
     // A prompt whose v2 answer has not gone by yet is answered when it does.
     for (const [id, sent] of this.#sent)
       if (sent.kind === "prompt" && sent.sessionId === sessionId)
@@ -229,7 +233,9 @@ export class V1ClientProjection {
     if (sent === undefined || id === undefined || id === null) return this.#io.toPeer(message);
     this.#sent.delete(id);
     if (message.error !== undefined) {
-      if (sent.kind === "load") this.#session(sent.sessionId).replaying = false;
+      // A load of a session that is not there leaves nothing behind.
+      if (sent.kind === "load" && !this.#options.has(sent.sessionId)) this.#sessions.delete(sent.sessionId);
+      else if (sent.kind === "load") this.#session(sent.sessionId).replaying = false;
       this.#earlyStops.delete(id);
       return this.#io.toPeer(message);
     }
@@ -254,6 +260,11 @@ export class V1ClientProjection {
       case "set_mode":
         this.#options.set(sent.sessionId, (result.configOptions as SessionConfigOption[]) ?? []);
         return answer({});
+      case "close":
+        this.#sessions.delete(sent.sessionId);
+        this.#options.delete(sent.sessionId);
+        this.#prompts.delete(sent.sessionId);
+        return answer(result);
       case "set_config_option": {
         const options = (result.configOptions as SessionConfigOption[]) ?? [];
         this.#options.set(sent.sessionId, options);

@@ -23,6 +23,9 @@ import { V1SessionState } from "./session-state.js";
 import { mcpServersToV1, permissionRequestToV2, permissionResponseToV1 } from "./values.js";
 
 type Id = string | number;
+
+/** fs/terminal requests answered at once; beyond it the agent's messages wait to be read. */
+const MAX_HANDLED_REQUESTS = 64;
 type Send = (message: WireMessage) => void | Promise<void>;
 
 /** What one of the client's requests became, to translate its answer. */
@@ -69,6 +72,8 @@ export class V1AgentBridge {
   readonly #permissions = new Set<Id>();
   /** fs/terminal requests being answered here, by the agent's request id. */
   readonly #handling = new Map<Id, AbortController>();
+  /** Reads waiting for a free handler slot (inbound backpressure, as the connection's own gate). */
+  #slotWaiters: (() => void)[] = [];
   #nextId = 0;
 
   constructor(io: BridgeIo, agent: V1InitializeResponse, handlers: V1ClientHandlers) {
@@ -80,6 +85,7 @@ export class V1AgentBridge {
   closed(): void {
     for (const controller of this.#handling.values()) controller.abort();
     this.#handling.clear();
+    for (const resume of this.#slotWaiters.splice(0)) resume();
   }
 
   #session(sessionId: string): V1SessionState {
@@ -255,12 +261,14 @@ export class V1AgentBridge {
       return;
     }
     const { sessionId, update } = decoded.value;
-    const state = this.#session(sessionId);
+    // Only sessions this client opened are remembered: a peer cannot grow the map with made-up ids.
+    const state =
+      this.#sessions.get(sessionId) ?? new V1SessionState(sessionId, (kind) => `v1-${kind}-${++this.#nextId}`);
     if (state.suppressReplay) return;
     void this.#accept(state);
-    let last: void | Promise<void>;
+    let last: Promise<void> | undefined;
     for (const v2 of state.toV2(update)) {
-      last = this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: v2 } });
+      last = this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: v2 } }) ?? last;
     }
     return last;
   }
@@ -289,7 +297,7 @@ export class V1AgentBridge {
       | ((params: unknown, context: { signal: AbortSignal }) => unknown)
       | undefined;
     const reply = (answer: { result: unknown } | { error: ReturnType<typeof errorOf> }): void => {
-      this.#handling.delete(id);
+      if (this.#handling.delete(id)) this.#slotWaiters.shift()?.();
       void Promise.resolve(this.#io.toPeer({ jsonrpc: "2.0", id, ...answer })).catch(() => {});
     };
     if (handler === undefined) return reply({ error: errorOf(RequestError.methodNotFound(method)) });
@@ -308,6 +316,9 @@ export class V1AgentBridge {
           reply({ error: errorOf(error) });
         },
       );
+    // At the limit, reading pauses until one of the requests was answered.
+    if (this.#handling.size < MAX_HANDLED_REQUESTS) return;
+    return new Promise<void>((resolve) => this.#slotWaiters.push(resolve));
   }
 
   /** The agent's `$/cancel_request` for an fs/terminal request answered here. */
