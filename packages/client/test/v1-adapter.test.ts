@@ -135,6 +135,28 @@ describe("prompts over v1", () => {
     expect(await failed.done).toMatchObject({ stopReason: "error", error: { code: -32603, message: "boom" } });
   });
 
+  it.each([
+    [{ stopReason: "refusal" }, { stopReason: "refusal" }],
+    // A newer stop reason goes on as is, as v2 keeps unknown ones.
+    [{ stopReason: "paused" }, { stopReason: "paused" }],
+    [
+      {},
+      {
+        stopReason: "error",
+        error: { code: -32603, message: "Invalid v1 result for session/prompt: /stopReason: expected a string" },
+      },
+    ],
+  ])("the v1 answer %j ends the work with %j", async (v1Answer, result) => {
+    const { agent, client } = await v1Agent({
+      "session/prompt": async () => {
+        await agent.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } });
+        return v1Answer;
+      },
+    });
+    const session = await client.newSession({ cwd: "/w" });
+    expect(await session.prompt("go").done).toEqual(result);
+  });
+
   it("drops a v1 update that does not decode, with a warning, and keeps the ones after it", async () => {
     const warnings: string[] = [];
     const answer = deferred<unknown>();

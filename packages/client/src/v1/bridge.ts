@@ -388,14 +388,17 @@ export class V1AgentBridge {
     void this.#accept(state);
     state.prompt = undefined;
     const stopReason = (message.result as { stopReason?: unknown } | undefined)?.stopReason;
+    // A stop reason this version does not list goes on as is (v2 keeps unknown ones); a missing
+    // one is the agent's error, reported as the work's.
+    const invalid = message.error === undefined && (typeof stopReason !== "string" || stopReason === "");
+    const error = message.error ?? {
+      code: ErrorCodes.InternalError,
+      message: "Invalid v1 result for session/prompt: /stopReason: expected a string",
+    };
     const idle: Record<string, unknown> =
-      message.error !== undefined
-        ? { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: message.error }
-        : {
-            sessionUpdate: "state_update",
-            state: "idle",
-            stopReason: typeof stopReason === "string" ? stopReason : "end_turn",
-          };
+      message.error !== undefined || invalid
+        ? { sessionUpdate: "state_update", state: "idle", stopReason: "error", error }
+        : { sessionUpdate: "state_update", state: "idle", stopReason };
     return this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: idle } });
   }
 }
