@@ -48,6 +48,8 @@ export interface V1CellSession {
   full(): Promise<V1TurnReport>;
   /** A long turn cancelled at its first streamed output. */
   cancelled(): Promise<V1TurnReport>;
+  /** Has the agent read a file through the client (`fs/read_text_file`), when the client can. */
+  readFile?(path: string): Promise<V1TurnReport>;
   /** Reopens the session with its history replayed. */
   replay(): Promise<V1ReplayReport>;
   close(): Promise<void>;
@@ -105,6 +107,7 @@ export const acpKitClientV1: V1CellDriver = {
     let current: V1TurnReport | undefined;
     const client: AcpClient = await connectToAgent(transport, {
       info: INFO,
+      v1Handlers: { readTextFile: ({ path }) => ({ content: `contents of ${path}` }) },
       handlers: {
         requestPermission(request: RequestPermissionRequest) {
           if (current) current.permissions++;
@@ -134,6 +137,7 @@ export const acpKitClientV1: V1CellDriver = {
       text: () => run("/text"),
       full: () => run("hello"),
       cancelled: () => run("/slow", true),
+      readFile: (path) => run(`/read ${path}`),
       async replay() {
         session = await client.resumeSession(session.sessionId, { cwd, replay: true });
         const snapshot = session.store.getSnapshot();

@@ -3,7 +3,8 @@
  * the official SDK's v1 client × our sample agent, over stdio and WebSocket. Neither side is
  * told the version: negotiation decides. Every cell runs a text turn, a permission, a cancel,
  * tool calls with content, a plan, and load/resume with replay, against real processes and
- * sockets. The table is printed at the end of the run.
+ * sockets; our client also serves the agent's `fs/read_text_file` through its v1 handlers.
+ * The table is printed at the end of the run.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -88,6 +89,14 @@ describe.each(cells)("%s", (_name, driver) => {
         expect(report.stopReason).toBe("cancelled");
         expect(report.chunks).toBeGreaterThan(0);
       });
+      if (session.readFile !== undefined) {
+        const readFile = session.readFile;
+        await matrix.run(where, "fs/read_text_file", async () => {
+          const report = await readFile("/work/interop/notes.txt");
+          expect(report.stopReason).toBe("end_turn");
+          expect(report.text).toBe("Read: contents of /work/interop/notes.txt");
+        });
+      }
       await matrix.run(where, "load/resume", async () => {
         const replay = await session.replay();
         expect(replay.userText).toContain(driver === acpKitClientV1 ? "hello" : "show me everything");
