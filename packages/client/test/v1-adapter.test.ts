@@ -157,6 +157,26 @@ describe("prompts over v1", () => {
     expect(await session.prompt("go").done).toEqual(result);
   });
 
+  it("a second prompt the agent refuses while the first runs leaves the first one whole", async () => {
+    const first = deferred<unknown>();
+    let calls = 0;
+    const { agent, client } = await v1Agent({
+      "session/prompt": () => {
+        if (++calls === 2) throw RequestError.invalidRequest("a prompt is already running");
+        return first.promise;
+      },
+    });
+    const session = await client.newSession({ cwd: "/w" });
+    const one = session.prompt("one");
+    await agent.next("session/prompt");
+    const two = session.prompt("two");
+    await expect(two.messageId).rejects.toMatchObject({ code: -32600 });
+    await agent.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "x" } });
+    await expect(one.messageId).resolves.toEqual(expect.any(String));
+    first.resolve({ stopReason: "end_turn" });
+    expect(await one.done).toEqual({ stopReason: "end_turn" });
+  });
+
   it("drops a v1 update that does not decode, with a warning, and keeps the ones after it", async () => {
     const warnings: string[] = [];
     const answer = deferred<unknown>();

@@ -19,7 +19,7 @@ import {
   type WireMessage,
 } from "@acp-kit/protocol/v1";
 import { V1_CLIENT_METHODS, type V1ClientHandlers } from "./handlers.js";
-import { V1SessionState } from "./session-state.js";
+import { type PromptInFlight, V1SessionState } from "./session-state.js";
 import { mcpServersToV1, permissionRequestToV2, permissionResponseToV1 } from "./values.js";
 
 type Id = string | number;
@@ -31,7 +31,7 @@ type Send = (message: WireMessage) => void | Promise<void>;
 /** What one of the client's requests became, to translate its answer. */
 type Sent =
   | { kind: "new" }
-  | { kind: "prompt"; sessionId: string }
+  | { kind: "prompt"; sessionId: string; prompt: PromptInFlight }
   | { kind: "resume"; sessionId: string; via: "load" | "resume"; suppress: boolean }
   | { kind: "set_mode"; sessionId: string; modeId: string }
   | { kind: "set_config_option"; sessionId: string };
@@ -126,14 +126,15 @@ export class V1AgentBridge {
         );
       case "session/prompt": {
         const state = this.#session(sessionId);
-        state.prompt = {
+        const prompt: PromptInFlight = {
           id,
           prompt: params.prompt as never,
           userMessageId: state.newMessageId("user"),
           accepted: false,
         };
+        state.prompts.push(prompt);
         state.endMessage();
-        return send("session/prompt", params, { kind: "prompt", sessionId });
+        return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
       }
       case "session/resume":
         return this.#resume(id, params, send);
@@ -227,9 +228,12 @@ export class V1AgentBridge {
     return this.#io.toLocal(message);
   }
 
-  /** Delivers the held start of a prompt (running, the user message, the v2 answer) once. */
-  #accept(state: V1SessionState): void | Promise<void> {
-    const prompt = state.prompt;
+  /**
+   * Delivers the held start of a prompt (running, the user message, the v2 answer) once: the
+   * given one, else the oldest one not started yet (the one the agent's activity belongs to).
+   */
+  #accept(state: V1SessionState, which?: PromptInFlight): void | Promise<void> {
+    const prompt = which ?? state.prompts.find((p) => !p.accepted);
     if (prompt === undefined || prompt.accepted) return;
     prompt.accepted = true;
     const { sessionId } = state;
@@ -338,7 +342,7 @@ export class V1AgentBridge {
     const result = (message.result ?? {}) as Record<string, unknown>;
     switch (sent.kind) {
       case "prompt":
-        return this.#promptEnded(sent.sessionId, message);
+        return this.#promptEnded(sent.sessionId, sent.prompt, message);
       case "new": {
         if (message.error !== undefined) return this.#io.toLocal(message);
         const state = this.#session(result.sessionId as string);
@@ -377,16 +381,12 @@ export class V1AgentBridge {
   }
 
   /** The v1 prompt answer: the work's end (`idle` + stop reason), or the prompt's refusal. */
-  #promptEnded(sessionId: string, message: WireMessage): void | Promise<void> {
+  #promptEnded(sessionId: string, prompt: PromptInFlight, message: WireMessage): void | Promise<void> {
     const state = this.#session(sessionId);
-    const prompt = state.prompt;
-    state.prompt = undefined;
+    state.prompts = state.prompts.filter((p) => p !== prompt);
     state.endMessage();
-    if (prompt === undefined) return;
     if (message.error !== undefined && !prompt.accepted) return this.#io.toLocal(message);
-    state.prompt = prompt;
-    void this.#accept(state);
-    state.prompt = undefined;
+    void this.#accept(state, prompt);
     const stopReason = (message.result as { stopReason?: unknown } | undefined)?.stopReason;
     // A stop reason this version does not list goes on as is (v2 keeps unknown ones); a missing
     // one is the agent's error, reported as the work's.

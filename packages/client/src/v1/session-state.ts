@@ -1,7 +1,7 @@
 /**
  * What the v1 adapter remembers about one session of a v1 agent, to present it in the v2
  * model: the message being streamed (v1 chunks may carry no message id), the session's modes
- * and config options (v1 modes appear as one more config option), the prompt in flight, and
+ * and config options (v1 modes appear as one more config option), the prompts in flight, and
  * whether a `session/load` replay is being suppressed.
  */
 import type { ContentBlock, SessionConfigOption, SessionUpdate } from "@acp-kit/protocol";
@@ -37,7 +37,8 @@ export class V1SessionState {
   #current: { kind: MessageKind; messageId: string } | undefined;
   modes: SessionModeState | undefined;
   configOptions: SessionConfigOption[] = [];
-  prompt: PromptInFlight | undefined;
+  /** Prompts sent and not answered yet, oldest first (a v1 agent runs one at a time). */
+  prompts: PromptInFlight[] = [];
   /** A load without replay is in flight: its replayed updates are dropped. */
   suppressReplay = false;
 
