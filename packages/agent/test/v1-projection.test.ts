@@ -97,6 +97,29 @@ describe("prompts for a v1 client", () => {
     expect({ result: await running.client.prompt(sessionId, "x") }).toEqual(expected);
   });
 
+  it("a prompt queued behind a running one gets its own work's stop reason", async () => {
+    let release!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const { running, sessionId } = await v1Session({
+      prompt: async (turn) => {
+        if (++calls === 1) {
+          await turn.message().append("first");
+          await firstHeld;
+          return "max_tokens";
+        }
+        await turn.message().append("second");
+        return "refusal";
+      },
+    });
+    const one = running.client.prompt(sessionId, "one");
+    await running.client.waitUntil(() => running.client.updates(sessionId).length > 0);
+    const two = running.client.prompt(sessionId, "two");
+    release();
+    expect(await one).toEqual({ stopReason: "max_tokens" });
+    expect(await two).toEqual({ stopReason: "refusal" });
+  });
+
   it("a work that fails answers the v1 prompt with a JSON-RPC error", async () => {
     const { running, sessionId } = await v1Session({
       prompt: async () => {

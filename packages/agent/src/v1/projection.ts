@@ -38,6 +38,14 @@ type Sent =
   | { kind: "set_mode"; sessionId: string }
   | { kind: "set_config_option"; sessionId: string };
 
+/** A v1 prompt on its way: inserted (its user message went by), answered in v2, and its end if known. */
+interface PendingPrompt {
+  readonly id: Id;
+  inserted: boolean;
+  answered: boolean;
+  end?: WireMessage;
+}
+
 const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
 
 const decoderTable = v1Decoders as unknown as Record<
@@ -57,10 +65,8 @@ export class V1ClientProjection {
   readonly #sessions = new Map<string, V1SessionProjection>();
   /** What each of the client's requests became, by id, to translate the agent's answer. */
   readonly #sent = new Map<Id, Sent>();
-  /** v1 prompts waiting for their work's end, per session, oldest first. */
-  readonly #prompts = new Map<string, Id[]>();
-  /** An idle that came before the v2 answer of a prompt (the answer then ends it at once). */
-  readonly #earlyStops = new Map<Id, WireMessage>();
+  /** v1 prompts not answered yet, per session, oldest first. */
+  readonly #prompts = new Map<string, PendingPrompt[]>();
   /** Config options per session, to find the mode option. */
   readonly #options = new Map<string, SessionConfigOption[]>();
   #permissionIds = 0;
@@ -114,8 +120,12 @@ export class V1ClientProjection {
     switch (method) {
       case "session/new":
         return send("session/new", environment(), { kind: "new" });
-      case "session/prompt":
+      case "session/prompt": {
+        const pending = this.#prompts.get(sessionId) ?? [];
+        pending.push({ id, inserted: false, answered: false });
+        this.#prompts.set(sessionId, pending);
         return send("session/prompt", params, { kind: "prompt", sessionId });
+      }
       case "session/load":
         this.#session(sessionId).replaying = true;
         return send(
@@ -189,22 +199,38 @@ export class V1ClientProjection {
     }
     if (update.sessionUpdate === "config_option_update")
       this.#options.set(sessionId, update.configOptions as SessionConfigOption[]);
+    // The engine sends a prompt's user message when it inserts it (into new or running work).
+    if (update.sessionUpdate === "user_message" && !this.#session(sessionId).replaying) {
+      const next = this.#prompts.get(sessionId)?.find((p) => !p.inserted);
+      if (next !== undefined) next.inserted = true;
+    }
     let last: Promise<void> | undefined;
     for (const v1 of this.#session(sessionId).toV1(update as never)) last = this.#notify(sessionId, v1) ?? last;
     return last;
   }
 
-  /** The work's idle: every waiting prompt of the session is answered with its stop reason. */
+  /**
+   * The work's idle ends every prompt inserted into it: those already answered in v2 get their
+   * v1 answer now, the others when their v2 answer goes by. Prompts still queued wait.
+   */
   #workEnded(sessionId: string, idle: Record<string, unknown>): void | Promise<void> {
-    const waiting = this.#prompts.get(sessionId) ?? [];
-    this.#prompts.delete(sessionId);
+    const pending = this.#prompts.get(sessionId) ?? [];
     let last: Promise<void> | undefined;
-    for (const id of waiting) last = this.#io.toPeer(this.#promptAnswer(id, idle)) ?? last;
-    // A prompt whose v2 answer has not gone by yet is answered when it does.
-    for (const [id, sent] of this.#sent)
-      if (sent.kind === "prompt" && sent.sessionId === sessionId)
-        this.#earlyStops.set(id, this.#promptAnswer(id, idle));
+    for (const prompt of pending.filter((p) => p.inserted)) {
+      const end = this.#promptAnswer(prompt.id, idle);
+      if (prompt.answered) last = this.#io.toPeer(end) ?? last;
+      else prompt.end = end;
+    }
+    this.#keepPending(
+      sessionId,
+      pending.filter((p) => !(p.inserted && p.answered)),
+    );
     return last;
+  }
+
+  #keepPending(sessionId: string, pending: PendingPrompt[]): void {
+    if (pending.length === 0) this.#prompts.delete(sessionId);
+    else this.#prompts.set(sessionId, pending);
   }
 
   #promptAnswer(id: Id, idle: Record<string, unknown>): WireMessage {
@@ -236,20 +262,29 @@ export class V1ClientProjection {
       // A load of a session that is not there leaves nothing behind.
       if (sent.kind === "load" && !this.#options.has(sent.sessionId)) this.#sessions.delete(sent.sessionId);
       else if (sent.kind === "load") this.#session(sent.sessionId).replaying = false;
-      this.#earlyStops.delete(id);
+      if (sent.kind === "prompt")
+        this.#keepPending(
+          sent.sessionId,
+          (this.#prompts.get(sent.sessionId) ?? []).filter((p) => p.id !== id),
+        );
       return this.#io.toPeer(message);
     }
     const result = (message.result ?? {}) as Record<string, unknown>;
     const answer = (value: unknown): void | Promise<void> => this.#io.toPeer({ jsonrpc: "2.0", id, result: value });
     switch (sent.kind) {
       case "prompt": {
-        const early = this.#earlyStops.get(id);
-        this.#earlyStops.delete(id);
-        if (early !== undefined) return this.#io.toPeer(early);
-        const waiting = this.#prompts.get(sent.sessionId) ?? [];
-        waiting.push(id);
-        this.#prompts.set(sent.sessionId, waiting);
-        return;
+        const pending = this.#prompts.get(sent.sessionId) ?? [];
+        const prompt = pending.find((p) => p.id === id);
+        if (prompt === undefined) return;
+        // Answered in v2 means inserted, whether or not its user message was seen.
+        prompt.inserted = true;
+        prompt.answered = true;
+        if (prompt.end === undefined) return;
+        this.#keepPending(
+          sent.sessionId,
+          pending.filter((p) => p !== prompt),
+        );
+        return this.#io.toPeer(prompt.end);
       }
       case "new":
         return this.#setup(id, result.sessionId as string, result, { sessionId: result.sessionId });
