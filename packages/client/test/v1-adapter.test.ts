@@ -245,6 +245,34 @@ describe("sessions over v1", () => {
     expect(kinds).toEqual(["user", "agent"]);
   });
 
+  it("lists sessions page by page, and closes with session/close only when the agent has it", async () => {
+    const pages: Record<string, unknown> = {
+      "": { sessions: [{ sessionId: "a", cwd: "/w" }], nextCursor: "p2" },
+      p2: { sessions: [{ sessionId: "b", cwd: "/w", title: "B" }] },
+    };
+    const closing = { ...V1_INIT, agentCapabilities: { sessionCapabilities: { list: {}, close: {} } } };
+    const { agent, client } = await v1Agent(
+      {
+        "session/list": (params: { cursor?: string }) => pages[params.cursor ?? ""],
+        "session/close": () => ({}),
+      },
+      closing,
+    );
+    const ids: string[] = [];
+    for await (const info of client.allSessions()) ids.push(info.sessionId);
+    expect(ids).toEqual(["a", "b"]);
+    const session = await client.newSession({ cwd: "/w" });
+    await session.close();
+    expect(agent.methods()).toContain("session/close");
+
+    const { agent: plain, client: other } = await v1Agent();
+    const kept = await other.newSession({ cwd: "/w" });
+    await kept.close();
+    // No session/close in v1 without the capability: closed for the client, kept by the agent.
+    expect(plain.methods()).not.toContain("session/close");
+    expect(other.session(kept.sessionId)).toBeUndefined();
+  });
+
   it("refuses a resume the agent cannot serve, sending nothing", async () => {
     const { agent, client } = await v1Agent({}, { ...V1_INIT, agentCapabilities: {} });
     await expect(client.resumeSession("old", { cwd: "/w", replay: true })).rejects.toThrow(/cannot replay/);
