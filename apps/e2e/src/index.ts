@@ -3,6 +3,7 @@
 export * from "./agents.js";
 export * from "./interop-drivers.js";
 export * from "./interop-matrix.js";
+export * from "./interop-v1-drivers.js";
 export * from "./normalize.js";
 export * from "./paths.js";
 export * from "./processes.js";

@@ -171,7 +171,9 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
         : await client.newSession({ cwd });
     for (const { configId, value } of options.config) await setConfig(session, configId, value);
     renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
-    renderer.printHeader(`${agentName} ${client.agentInfo.version} · session ${session.sessionId}`);
+    renderer.printHeader(
+      `${agentName} ${client.agentInfo.version} · ACP v${client.protocolVersion} · session ${session.sessionId}`,
+    );
 
     if (options.prompt !== undefined) {
       const result = await runTurn(session, options.prompt, renderer, setTurnInterrupt);

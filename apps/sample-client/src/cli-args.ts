@@ -28,7 +28,7 @@ export interface ClientCliOptions {
 export const CLIENT_USAGE = `Usage: acp-sample-client [options] -- <agent command> [agent args...]
        acp-sample-client [options] --ws <url>
 
-A terminal ACP v2 client: renders the live session (streamed text, tool calls, plans,
+A terminal ACP client (v2; v1 agents too, negotiated): renders the live session (streamed text, tool calls, plans,
 terminals, permission prompts). Without --prompt it reads prompts from stdin (a REPL).
 
 Options:

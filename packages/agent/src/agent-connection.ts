@@ -17,7 +17,6 @@ import {
   type McpServer,
   type NewSessionRequest,
   type NewSessionResponse,
-  negotiateVersion,
   RequestError,
   type ResumeSessionRequest,
   type ResumeSessionResponse,
@@ -37,6 +36,7 @@ import { SessionRuntime, type SessionServices } from "./session-runtime.js";
 import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
+import { negotiateServedVersion, ServingTransport } from "./v1/index.js";
 
 /** Settings resolved once by `defineAgent`. */
 export interface ResolvedAgent {
@@ -91,7 +91,10 @@ export class AgentConnection implements AgentConnectionHandle {
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
     // Validation is done here, synchronously, so builders can throw before anything is sent.
-    this.#conn = createAgentSideConnection(transport, { logger: agent.logger, validateOutgoing: false });
+    this.#conn = createAgentSideConnection(new ServingTransport(transport, agent.logger), {
+      logger: agent.logger,
+      validateOutgoing: false,
+    });
     const conn = this.#conn;
     this.#peer = {
       request: (method, params, options) => conn.connection.request(method, params, options),
@@ -314,7 +317,7 @@ export class AgentConnection implements AgentConnectionHandle {
         path: "/protocolVersion",
       });
     }
-    const version = negotiateVersion(requested);
+    const version = negotiateServedVersion(requested);
     const decoded = decodeInitialize(raw);
     let params: InitializeRequest;
     if (decoded.ok) params = decoded.value;

@@ -39,6 +39,7 @@ import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
+import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
 
 /** What a handler of an agent request gets besides the params. */
 export interface AgentRequestContext {
@@ -92,6 +93,8 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Turn handle settings: update buffer bounds, the missing-`user_message` fallback (docs/turn-model.md). */
   turns?: TurnOptions;
+  /** Answers to what only a v1 agent asks (`fs/*`, `terminal/*`); advertised to it only when given. */
+  v1Handlers?: V1ClientHandlers;
 }
 
 export interface NewSessionOptions {
@@ -118,6 +121,7 @@ export interface ResumeSessionOptions {
 export interface AcpClient {
   /** The typed connection underneath (`.connection` is the raw JSON-RPC one). */
   readonly connection: AcpConnection<"client">;
+  /** The negotiated version: 2, or 1 when the agent speaks v1 (then translated to and from v2). */
   readonly protocolVersion: number;
   /** The agent's `initialize` answer, as received. */
   readonly initializeResponse: InitializeResponse;
@@ -185,7 +189,9 @@ function checkExtMethod(method: string): void {
  * speak (its `details` carry `answeredVersion` and `supportedVersions`).
  */
 export async function connectToAgent(transport: Transport, options: ConnectOptions): Promise<AcpClient> {
-  const connection = createClientSideConnection(transport, {
+  // Asks for v2; switches the connection to v1 when the agent answers 1 (see v1/negotiation.ts).
+  const negotiation = new NegotiatingTransport(transport, { v1Handlers: options.v1Handlers, logger: options.logger });
+  const connection = createClientSideConnection(negotiation, {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
   });
@@ -193,10 +199,12 @@ export async function connectToAgent(transport: Transport, options: ConnectOptio
   connection.listen();
   try {
     const params = { protocolVersion: PROTOCOL_VERSION, info: options.info, capabilities: options.capabilities ?? {} };
-    client.initialized(await connection.request("initialize", params, { signal: options.signal }));
+    const response = await connection.request("initialize", params, { signal: options.signal });
+    if (negotiation.failure) throw negotiation.failure;
+    client.initialized({ ...response, protocolVersion: negotiation.protocolVersion ?? response.protocolVersion });
   } catch (error) {
     await connection.close();
-    throw error;
+    throw negotiation.failure ?? error;
   }
   return client;
 }

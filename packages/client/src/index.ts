@@ -19,3 +19,4 @@ export type { ClientSession, ConfigValue, PromptOptions, TurnOptions } from "./s
 export * from "./store/index.js";
 export type { StopReason, Turn, TurnResult, WorkProgress } from "./turn.js";
 export type { FeedLimits } from "./update-feed.js";
+export { CLIENT_PROTOCOL_VERSIONS, type V1ClientHandlers, type V1RequestContext } from "./v1/index.js";
