@@ -20,6 +20,7 @@ async function setup(
   handlers: Record<string, AgentHandler> = {},
   clientHandlers: ClientHandlers = {},
   initialize: Record<string, unknown> = {},
+  userMessageTimeoutMs = 20,
 ) {
   const agent = new ScriptedAgent({ initialize, handlers: { "session/new": () => ({ sessionId: "s" }), ...handlers } });
   cleanup.push(() => agent.close());
@@ -28,7 +29,7 @@ async function setup(
     handlers: clientHandlers,
     capabilities: { elicitation: { form: {} } },
     // Several scripts here never echo the user message: keep the fallback short.
-    turns: { userMessageTimeoutMs: 20 },
+    turns: { userMessageTimeoutMs },
   });
   cleanup.push(() => client.close());
   const session = await client.newSession({ cwd: "/w" });
@@ -94,7 +95,8 @@ describe("turn: response and updates race", () => {
   });
 
   it("a repeated idle snapshot is not a completion", async () => {
-    const { session, send } = await setup({ "session/prompt": () => ({ messageId: "u1" }) });
+    // A conforming agent (it echoes the user message), so no fallback timer is involved, however slow the machine.
+    const { session, send } = await setup({ "session/prompt": () => ({ messageId: "u1" }) }, {}, {}, 60_000);
     const turn = session.prompt("hi");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [] });
@@ -102,6 +104,7 @@ describe("turn: response and updates race", () => {
     await flush();
     expect(turn.isDone).toBe(false);
     await send({ sessionUpdate: "state_update", state: "running", background: [] });
+    await send({ sessionUpdate: "user_message", messageId: "u1", content: [{ type: "text", text: "hi" }] });
     await send({ sessionUpdate: "state_update", state: "running", background: [] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "refusal", background: [] });
     expect(await turn.done).toEqual({ stopReason: "refusal" });
@@ -109,7 +112,7 @@ describe("turn: response and updates race", () => {
 
   it("a prompt sent while the session is busy completes with its own work, not the previous work's idle", async () => {
     const response = deferred<{ messageId: string }>();
-    const { session, send } = await setup({ "session/prompt": () => response.promise });
+    const { session, send } = await setup({ "session/prompt": () => response.promise }, {}, {}, 60_000);
     await send({ sessionUpdate: "state_update", state: "running" });
     await flush();
     const turn = session.prompt("queued");
@@ -119,6 +122,7 @@ describe("turn: response and updates race", () => {
     await turn.messageId;
     expect(turn.isDone).toBe(false);
     await send({ sessionUpdate: "state_update", state: "running" });
+    await send({ sessionUpdate: "user_message", messageId: "u2", content: [text("queued")] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "max_turn_requests" });
     expect(await turn.done).toEqual({ stopReason: "max_turn_requests" });
   });
