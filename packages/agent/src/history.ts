@@ -13,6 +13,10 @@
  * - plans -> the last content of each plan, at the plan's first position;
  * - command list, config options, usage and session info -> one update at the last position;
  * - `state_update` and `notice` are not history and are dropped; unknown updates stay raw.
+ *
+ * `HistoryFold` does this incrementally: each appended update is folded into its entity in place
+ * (a chunk is one array push, accumulated content is never copied), so appending costs O(1)
+ * amortized however long the turn; the copies are made once, when the compacted history is read.
  */
 import type { SessionUpdate } from "@acp-kit/protocol";
 import { fromBase64, toBase64 } from "./base64.js";
@@ -52,13 +56,18 @@ class MessageEntity implements Entity {
     return true;
   }
   result(): Json {
-    const out: Json = { sessionUpdate: this.upsert, messageId: this.messageId, content: this.#content };
+    const out: Json = { sessionUpdate: this.upsert, messageId: this.messageId, content: this.#content.slice() };
     if (this.#meta) out._meta = this.#meta;
     return out;
   }
 }
 
-/** Entities patched field by field, with `_meta` key-merged and one appendable array field. */
+/**
+ * Entities patched field by field, with `_meta` key-merged and one appendable array field.
+ * `defaults` are the values a client assumes for fields no update ever set (for example the
+ * `status` of a compaction seen only through its summary chunks), written out so that the
+ * folded upsert is valid on its own.
+ */
 class PatchedEntity implements Entity {
   readonly #fields = new Map<string, unknown>();
   #meta: Meta | null | undefined;
@@ -68,11 +77,14 @@ class PatchedEntity implements Entity {
     readonly id: string,
     readonly chunkVariant: string,
     readonly appendField: string,
+    readonly defaults: Readonly<Json> = {},
   ) {}
   fold(update: Json): boolean {
     if (update.sessionUpdate === this.chunkVariant) {
+      // Arrays in #fields are always our own copies, so a chunk is appended in place.
       const current = this.#fields.get(this.appendField);
-      this.#fields.set(this.appendField, [...(Array.isArray(current) ? current : []), update.content]);
+      if (Array.isArray(current)) current.push(update.content);
+      else this.#fields.set(this.appendField, [update.content]);
       return true;
     }
     for (const [key, value] of Object.entries(update)) {
@@ -84,7 +96,8 @@ class PatchedEntity implements Entity {
   }
   result(): Json {
     const out: Json = { sessionUpdate: this.upsert, [this.idField]: this.id };
-    for (const [key, value] of this.#fields) out[key] = value;
+    for (const [key, value] of Object.entries(this.defaults)) if (!this.#fields.has(key)) out[key] = value;
+    for (const [key, value] of this.#fields) out[key] = Array.isArray(value) ? value.slice() : value;
     if (this.#meta !== undefined) out._meta = this.#meta;
     return out;
   }
@@ -102,7 +115,8 @@ class TerminalEntity implements Entity {
     try {
       if (update.sessionUpdate === "terminal_output_chunk") {
         const bytes = fromBase64(update.data as string);
-        this.#output = [...(this.#output ?? []), bytes];
+        if (this.#output) this.#output.push(bytes);
+        else this.#output = [bytes];
         this.#outputMeta = undefined;
         return true;
       }
@@ -230,7 +244,11 @@ function classify(update: Json): { key: string; position: "first" | "last"; crea
       return {
         key: `compaction:${id}`,
         position: "first",
-        create: () => new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary"),
+        create: () =>
+          new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary", {
+            // A first-seen id in a summary chunk creates an in-progress compaction.
+            status: "in_progress",
+          }),
       };
     }
     case "plan_update": {
@@ -250,38 +268,87 @@ function classify(update: Json): { key: string; position: "first" | "last"; crea
   }
 }
 
-export function compactHistory(history: readonly SessionUpdate[]): SessionUpdate[] {
-  const slots: ({ raw: Json } | { entity: Entity } | null)[] = [];
-  const entities = new Map<string, { entity: Entity; slot: number }>();
+interface EntityEntry {
+  readonly entity: Entity;
+  /** Index of the entity's slot in `HistoryFold.#slots`. */
+  slot: number;
+}
+
+type Slot = { readonly raw: Json } | EntityEntry | null;
+
+/** Below this many vacated slots the fold does not bother reclaiming them. */
+const MIN_VACATED_TO_RECLAIM = 64;
+
+/**
+ * A session's history, compacted as it is appended. `append` folds one update into its entity
+ * in place; `updates()` returns the compacted history (what `compactHistory` returns for every
+ * update appended so far), as new objects that later appends do not change.
+ */
+export class HistoryFold {
+  #slots: Slot[] = [];
+  readonly #entities = new Map<string, EntityEntry>();
   // An entity that failed to fold (e.g. undecodable terminal bytes) keeps every later update raw.
-  const poisoned = new Set<string>();
-  for (const item of history) {
+  readonly #poisoned = new Set<string>();
+  /** Slots emptied by an entity moving to the last position; reclaimed once they dominate. */
+  #vacated = 0;
+
+  /** How many updates `updates()` would return now. */
+  get length(): number {
+    return this.#slots.length - this.#vacated;
+  }
+
+  append(item: SessionUpdate): void {
     const update = item as unknown as Json;
     const kind = classify(update);
-    if (kind === "drop") continue;
-    if (kind === "raw" || poisoned.has(kind.key)) {
-      slots.push({ raw: update });
-      continue;
+    if (kind === "drop") return;
+    if (kind === "raw" || this.#poisoned.has(kind.key)) {
+      this.#slots.push({ raw: update });
+      return;
     }
-    let entry = entities.get(kind.key);
+    let entry = this.#entities.get(kind.key);
     if (entry === undefined) {
-      entry = { entity: kind.create(), slot: slots.length };
-      entities.set(kind.key, entry);
-      slots.push({ entity: entry.entity });
-    } else if (kind.position === "last") {
-      slots[entry.slot] = null;
-      entry.slot = slots.length;
-      slots.push({ entity: entry.entity });
+      entry = { entity: kind.create(), slot: this.#slots.length };
+      this.#entities.set(kind.key, entry);
+      this.#slots.push(entry);
+    } else if (kind.position === "last" && entry.slot !== this.#slots.length - 1) {
+      this.#slots[entry.slot] = null;
+      this.#vacated++;
+      entry.slot = this.#slots.length;
+      this.#slots.push(entry);
+      this.#reclaim();
     }
     if (!entry.entity.fold(update)) {
-      poisoned.add(kind.key);
-      slots.push({ raw: update });
+      this.#poisoned.add(kind.key);
+      this.#slots.push({ raw: update });
     }
   }
-  const out: SessionUpdate[] = [];
-  for (const slot of slots) {
-    if (slot === null) continue;
-    out.push(("raw" in slot ? slot.raw : slot.entity.result()) as unknown as SessionUpdate);
+
+  updates(): SessionUpdate[] {
+    const out: SessionUpdate[] = [];
+    for (const slot of this.#slots) {
+      if (slot === null) continue;
+      out.push(("raw" in slot ? slot.raw : slot.entity.result()) as unknown as SessionUpdate);
+    }
+    return out;
   }
-  return out;
+
+  /** Drops vacated slots once they outnumber the live ones: O(1) amortized per append. */
+  #reclaim(): void {
+    if (this.#vacated < MIN_VACATED_TO_RECLAIM || this.#vacated * 2 < this.#slots.length) return;
+    const live: Slot[] = [];
+    for (const slot of this.#slots) {
+      if (slot === null) continue;
+      if (!("raw" in slot)) slot.slot = live.length;
+      live.push(slot);
+    }
+    this.#slots = live;
+    this.#vacated = 0;
+  }
+}
+
+/** The compacted form of `history` (see the top of this file). */
+export function compactHistory(history: readonly SessionUpdate[]): SessionUpdate[] {
+  const fold = new HistoryFold();
+  for (const update of history) fold.append(update);
+  return fold.updates();
 }
