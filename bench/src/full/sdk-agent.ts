@@ -11,7 +11,7 @@ export function sdkPromptAgent(afterTurn: () => void = () => {}) {
   let nextId = 0;
   return acp
     .agent(agentInfo)
-    .onRequest("initialize", () => ({ protocolVersion: acp.PROTOCOL_VERSION, info: agentInfo, capabilities: {} }))
+    .onRequest("initialize", () => ({ protocolVersion: acp.PROTOCOL_VERSION, info: agentInfo, capabilities: { session: {} } }))
     .onRequest("session/new", () => ({ sessionId: `s${nextId++}` }))
     .onRequest("session/prompt", async (ctx) => {
       const { sessionId, prompt } = ctx.params;

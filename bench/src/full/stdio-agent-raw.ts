@@ -54,7 +54,7 @@ createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }).o
   const request = JSON.parse(line) as { id?: unknown; method: string; params: never };
   if (request.id === undefined) return;
   if (request.method === "initialize") {
-    await send({ jsonrpc: "2.0", id: request.id, result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: {} } });
+    await send({ jsonrpc: "2.0", id: request.id, result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: { session: {} } } });
   } else if (request.method === "session/new") {
     await send({ jsonrpc: "2.0", id: request.id, result: { sessionId: `s${nextId++}` } });
   } else if (request.method === "session/prompt") {
