@@ -35,7 +35,11 @@ const loadBefore = loadavg();
 const results: CaseResult[] = [];
 for (const spec of selected) {
   results.push(
-    await runCase(spec, { quick, ...(rounds === undefined ? {} : { rounds }), progress: (line) => process.stderr.write(`${line}\n`) }),
+    await runCase(spec, {
+      quick,
+      ...(rounds === undefined ? {} : { rounds }),
+      progress: (line) => process.stderr.write(`${line}\n`),
+    }),
   );
 }
 

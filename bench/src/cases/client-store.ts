@@ -2,8 +2,9 @@
 // (100,000, see ../full/mixed-updates.ts) one `apply` at a time, with a `getSnapshot()` every
 // 1,000 updates (a UI rendering). Already decoded objects: the store alone, no connection.
 // The official SDK has no session store to compare with; the target is absolute.
-import type { SessionUpdate } from "@acp-kit/protocol";
+
 import { SessionStore } from "@acp-kit/client/store";
+import type { SessionUpdate } from "@acp-kit/protocol";
 import { mixedUpdate } from "../full/mixed-updates.js";
 import { type Figures, quick, runSide } from "./side.js";
 

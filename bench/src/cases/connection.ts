@@ -16,7 +16,11 @@ const info = { name: "bench", version: "1.0.0" };
 const initialize = { protocolVersion: 2, info, capabilities: {} };
 const updateParams = {
   sessionId: "s1",
-  update: { sessionUpdate: "agent_message_chunk", messageId: "m1", content: { type: "text", text: "A chunk of a streamed answer." } },
+  update: {
+    sessionUpdate: "agent_message_chunk",
+    messageId: "m1",
+    content: { type: "text", text: "A chunk of a streamed answer." },
+  },
 };
 
 interface Pair {
@@ -69,7 +73,10 @@ async function sdk(): Promise<Pair> {
     })
     .onRequest("initialize", () => initialize as acp.InitializeResponse)
     .onRequest("session/list", () => ({ sessions: [] }));
-  const connection = acp.client(info).onNotification("session/update", () => void received++).connect(agentApp);
+  const connection = acp
+    .client(info)
+    .onNotification("session/update", () => void received++)
+    .connect(agentApp);
   await connection.agent.request("initialize", initialize as acp.InitializeRequest);
   const client = toClient;
   if (client === undefined) throw new Error("the SDK agent app did not report its connection");

@@ -18,7 +18,10 @@ const texts = Array.from({ length: MESSAGES }, (_, i) =>
 async function sdkCheck(): Promise<(value: unknown) => boolean> {
   const v2Entry = fileURLToPath(import.meta.resolve("@agentclientprotocol/sdk/experimental/v2"));
   const zodFile = join(dirname(v2Entry), "..", "schema", "zod.gen.js");
-  const module = (await import(pathToFileURL(zodFile).href)) as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  const module = (await import(pathToFileURL(zodFile).href)) as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean } }
+  >;
   const schema = module.zUpdateSessionNotification;
   if (schema === undefined) throw new Error(`zUpdateSessionNotification not found in ${zodFile}`);
   return (value) => schema.safeParse(value).success;

@@ -15,7 +15,11 @@ function usPerChunk(count: number): number {
   store.create({ sessionId: "s", cwd: "/bench", additionalDirectories: [], configOptions: [], availableCommands: [] });
   const updates: SessionUpdate[] = [];
   for (let i = 0; i < 1000; i++) {
-    updates.push({ sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: chunkText(i) } });
+    updates.push({
+      sessionUpdate: "agent_message_chunk",
+      messageId: "m",
+      content: { type: "text", text: chunkText(i) },
+    });
   }
   const started = performance.now();
   for (let i = 0; i < count; i++) store.appendUpdate("s", updates[i % 1000] as SessionUpdate);

@@ -3,4 +3,6 @@
 const start = performance.now();
 for (const specifier of process.argv.slice(2)) await import(specifier);
 const importMs = performance.now() - start;
-process.stdout.write(`${JSON.stringify({ importMs, sinceStartMs: performance.now(), rss: process.memoryUsage.rss() })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ importMs, sinceStartMs: performance.now(), rss: process.memoryUsage.rss() })}\n`,
+);

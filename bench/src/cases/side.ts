@@ -9,7 +9,8 @@ export const quick = process.argv.includes("--quick");
 export async function runSide(sides: Record<string, () => Promise<Figures>>): Promise<void> {
   const name = process.argv[2] ?? "";
   const side = sides[name];
-  if (side === undefined) throw new Error(`unknown side ${JSON.stringify(name)}; known: ${Object.keys(sides).join(", ")}`);
+  if (side === undefined)
+    throw new Error(`unknown side ${JSON.stringify(name)}; known: ${Object.keys(sides).join(", ")}`);
   const figures = await side();
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   // Handles a library leaves open (sockets being torn down, timers) must not hold the round.

@@ -9,10 +9,8 @@
 //             turn engine, no session store or turn handle), the same chunks as notifications
 // A warm-up turn of 5,000 chunks runs first on the same connection.
 import { fileURLToPath } from "node:url";
-import { spawnAgent } from "@acp-kit/transport-stdio";
-import { oursStreamClient } from "../shared/stream-clients.js";
 import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
-import type { TurnClient } from "../full/clients.js";
+import type { TurnClient } from "../full/turn-client.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
@@ -30,15 +28,26 @@ async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Fi
   return { msgPerSec: CHUNKS / seconds, clientPeakRssMiB: peakRss / MiB, agentPeakRssMiB: rss.peak / MiB };
 }
 
-/** The bare-Connection layer: `../stdio/agent-ours.ts` streams notifications for one request. */
+/** The bare-Connection layer: `../full/stdio-agent-bare.ts` streams notifications for one request. */
 async function bare(rss: AgentRss): Promise<TurnClient> {
-  const agentFile = fileURLToPath(new URL("../stdio/agent-ours.ts", import.meta.url));
+  const { Connection } = await import("@acp-kit/protocol/jsonrpc");
+  const { spawnAgent } = await import("@acp-kit/transport-stdio");
+  const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
   const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { stderr: (line) => rss.line(line) });
-  const { connection, stream } = await oursStreamClient(child.transport, { protocolVersion: 2, info: { name: "bench", version: "0" } });
+  const connection = new Connection(child.transport);
+  let received = 0;
+  connection.onNotification("session/update", () => void received++);
+  connection.listen();
+  await connection.request("initialize", {
+    protocolVersion: 2,
+    info: { name: "bench", version: "0" },
+    capabilities: {},
+  });
   return {
     async turn(chunks) {
-      await stream(chunks);
-      return chunks;
+      received = 0;
+      await connection.request("_bench/stream", { count: chunks });
+      return received;
     },
     async close() {
       await connection.close();

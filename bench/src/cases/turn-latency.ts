@@ -1,8 +1,9 @@
 // Case turn-latency: 2,000 sequential trivial prompt turns (prompt -> idle `end_turn`, no chunks)
 // over stdio, full stacks (the same agents and clients as stdio-turn). Figures: p50 and p99 of the
 // time from sending the prompt to the turn's end, after 200 warm-up turns.
-import type { TurnClient } from "../full/clients.js";
+
 import { AgentRss, oursOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
+import type { TurnClient } from "../full/turn-client.js";
 import { type Figures, quick, runSide } from "./side.js";
 
 const TURNS = quick ? 100 : 2_000;

@@ -1,7 +1,7 @@
 // Case ws-fanout: 200 WebSocket connections to one server, each running one prompt turn of 1,000
 // chunks at the same time (the same full stacks as ws-turn). Figures: total throughput and the
 // server's peak RSS.
-import type { TurnClient } from "../full/clients.js";
+import type { TurnClient } from "../full/turn-client.js";
 import { connectClient, startServer, type WsStack } from "../full/ws-spawn.js";
 import { type Figures, MiB, quick, runSide } from "./side.js";
 

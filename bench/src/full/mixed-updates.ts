@@ -7,7 +7,12 @@ const BYTES_B64 = Buffer.from("total 42\ndrwxr-xr-x  2 user user 4096 src\n").to
 
 export function mixedUpdate(i: number): Record<string, unknown> {
   const k = i % 50;
-  if (k < 35) return { sessionUpdate: "agent_message_chunk", messageId: `m${i >> 10}`, content: { type: "text", text: `${i} ${TEXT}` } };
+  if (k < 35)
+    return {
+      sessionUpdate: "agent_message_chunk",
+      messageId: `m${i >> 10}`,
+      content: { type: "text", text: `${i} ${TEXT}` },
+    };
   if (k < 41) {
     return {
       sessionUpdate: "tool_call_update",

@@ -1,7 +1,7 @@
 // Our side of every full-stack case: the agent as a user writes it with `defineAgent`. The engine
 // does the lifecycle (running, the user message echo, history for resume, idle with the reason).
 import { defineAgent } from "@acp-kit/agent";
-import { agentInfo, chunkText, chunksAsked } from "./workload.js";
+import { agentInfo, chunksAsked, chunkText } from "./workload.js";
 
 /** `afterTurn` runs when a turn's chunks are sent (e.g. to report peak RSS). */
 export function oursPromptAgent(afterTurn: () => void = () => {}) {

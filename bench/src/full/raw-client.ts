@@ -1,8 +1,8 @@
 // A client without any library: splits the agent's output into lines and `JSON.parse`s each (the
 // parent's share of the raw floor), answers nothing, counts chunks until the turn's idle.
 import type { Readable, Writable } from "node:stream";
+import type { TurnClient } from "./turn-client.js";
 import { CWD, clientInfo } from "./workload.js";
-import type { TurnClient } from "./clients.js";
 
 interface Message {
   id?: number;

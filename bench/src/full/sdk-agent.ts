@@ -2,7 +2,7 @@
 // written out as its documentation describes (the SDK has no turn engine): `running`, the inserted
 // user message, the answer with its `messageId`, the chunks, then the idle `state_update`.
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
-import { agentInfo, chunkText, chunksAsked } from "./workload.js";
+import { agentInfo, chunksAsked, chunkText } from "./workload.js";
 
 type Update = acp.UpdateSessionNotification["update"];
 
@@ -11,7 +11,11 @@ export function sdkPromptAgent(afterTurn: () => void = () => {}) {
   let nextId = 0;
   return acp
     .agent(agentInfo)
-    .onRequest("initialize", () => ({ protocolVersion: acp.PROTOCOL_VERSION, info: agentInfo, capabilities: { session: {} } }))
+    .onRequest("initialize", () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      info: agentInfo,
+      capabilities: { session: {} },
+    }))
     .onRequest("session/new", () => ({ sessionId: `s${nextId++}` }))
     .onRequest("session/prompt", async (ctx) => {
       const { sessionId, prompt } = ctx.params;

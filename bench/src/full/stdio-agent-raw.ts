@@ -3,7 +3,7 @@
 //   BENCH_RAW_WRITES=64k   lines joined into ~64 KiB writes, never yielding unless the pipe is full
 //   BENCH_RAW_WRITES=line  one write per line (what a hand-written agent usually does)
 import { createInterface } from "node:readline";
-import { chunkText, chunksAsked, reportPeakRss } from "./workload.js";
+import { chunksAsked, chunkText, reportPeakRss } from "./workload.js";
 
 const batched = process.env.BENCH_RAW_WRITES !== "line";
 const BATCH_BYTES = 64 * 1024;
@@ -29,7 +29,8 @@ async function flush(): Promise<void> {
   if (!ok) await waitDrain();
 }
 
-const update = (sessionId: string, update: unknown) => send({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } });
+const update = (sessionId: string, update: unknown) =>
+  send({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } });
 
 async function prompt(id: unknown, params: { sessionId: string; prompt: { type: string; text?: string }[] }) {
   const count = chunksAsked(params.prompt.map((b) => b.text ?? "").join(""));
@@ -54,7 +55,11 @@ createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }).o
   const request = JSON.parse(line) as { id?: unknown; method: string; params: never };
   if (request.id === undefined) return;
   if (request.method === "initialize") {
-    await send({ jsonrpc: "2.0", id: request.id, result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: { session: {} } } });
+    await send({
+      jsonrpc: "2.0",
+      id: request.id,
+      result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: { session: {} } },
+    });
   } else if (request.method === "session/new") {
     await send({ jsonrpc: "2.0", id: request.id, result: { sessionId: `s${nextId++}` } });
   } else if (request.method === "session/prompt") {

@@ -1,11 +1,10 @@
-// Starting the benchmark agent processes and the clients that drive them over stdio pipes.
+// Starting the benchmark agent processes and the clients that drive them over stdio pipes. Each
+// client stack is imported only when used, so a side's process loads only its own stack.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { spawnAgent } from "@acp-kit/transport-stdio";
-import * as acp from "@agentclientprotocol/sdk/experimental/v2";
-import { oursTurnClient, sdkTurnClient, type TurnClient } from "./clients.js";
 import { rawTurnClient } from "./raw-client.js";
+import type { TurnClient } from "./turn-client.js";
 
 export type StdioAgent = "ours" | "sdk" | "raw-64k" | "raw-line";
 
@@ -28,15 +27,20 @@ export class AgentRss {
   }
 }
 
+/** BENCH_PROFILE_DIR=dir: agents write a `--cpu-prof` profile there (for `node --cpu-prof` studies). */
+const PROFILE = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+
 export function agentCommand(agent: StdioAgent): { args: string[]; env: NodeJS.ProcessEnv } {
   return {
-    args: ["--import", "tsx", here(AGENT_FILES[agent])],
+    args: [...PROFILE, "--import", "tsx", here(AGENT_FILES[agent])],
     env: { ...process.env, BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k" },
   };
 }
 
 /** Spawns `agent` and connects our full client stack to it with `spawnAgent`. */
 export async function oursOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
+  const { spawnAgent } = await import("@acp-kit/transport-stdio");
+  const { oursTurnClient } = await import("./ours-client.js");
   const { args, env } = agentCommand(agent);
   const child = spawnAgent(process.execPath, args, { env, stderr: (line) => rss.line(line) });
   const client = await oursTurnClient(child.transport);
@@ -67,6 +71,8 @@ const exited = (child: ChildProcessWithoutNullStreams): Promise<unknown> =>
 
 /** Spawns `agent` and connects the SDK's client to it with `ndJsonStream` over the pipes. */
 export async function sdkOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
+  const acp = await import("@agentclientprotocol/sdk/experimental/v2");
+  const { sdkTurnClient } = await import("./sdk-client.js");
   const child = spawnPiped(agent, rss);
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,

@@ -4,8 +4,8 @@ import { createServer } from "node:http";
 import { createNodeWebSocketUpgradeHandler } from "@agentclientprotocol/sdk/experimental/node";
 import { AcpServer } from "@agentclientprotocol/sdk/experimental/server";
 import { WebSocketServer } from "ws";
-import { serveUntilStdinEnds } from "../ws/shared.js";
 import { sdkPromptAgent } from "./sdk-agent.js";
+import { serveUntilStdinEnds } from "./ws-serve.js";
 
 const acpServer = new AcpServer({ agent: sdkPromptAgent() });
 const wss = new WebSocketServer({ noServer: true });

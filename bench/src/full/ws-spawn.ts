@@ -1,10 +1,8 @@
 // Starting a benchmark WebSocket server process and connecting full-stack clients to it.
+// Each client stack is imported only when used, so a side's process loads only its own stack.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { connectWebSocket } from "@acp-kit/transport-ws/node";
-import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
-import { WebSocket } from "ws";
-import { oursTurnClient, sdkTurnClient, type TurnClient } from "./clients.js";
+import type { TurnClient } from "./turn-client.js";
 
 export type WsStack = "ours" | "sdk";
 
@@ -39,7 +37,15 @@ export async function startServer(stack: WsStack): Promise<WsServer> {
   };
 }
 
+/** Connects one client of `stack`; each stack is imported only when used. */
 export async function connectClient(stack: WsStack, url: string): Promise<TurnClient> {
-  if (stack === "ours") return oursTurnClient(await connectWebSocket(url));
+  if (stack === "ours") {
+    const { connectWebSocket } = await import("@acp-kit/transport-ws/node");
+    const { oursTurnClient } = await import("./ours-client.js");
+    return oursTurnClient(await connectWebSocket(url));
+  }
+  const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
+  const { WebSocket } = await import("ws");
+  const { sdkTurnClient } = await import("./sdk-client.js");
   return sdkTurnClient(createWebSocketStream(url, { WebSocket: WebSocket as never }));
 }

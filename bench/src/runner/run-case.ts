@@ -30,7 +30,8 @@ export function runSideProcess(script: string, side: string, spec: CaseSpec, qui
     child.stdout.on("data", (text: string) => (out += text));
     child.once("error", reject);
     child.once("exit", (code, signal) => {
-      if (code !== 0) return reject(new Error(`${spec.name}/${side} exited with ${signal ?? code}: ${out.slice(-500)}`));
+      if (code !== 0)
+        return reject(new Error(`${spec.name}/${side} exited with ${signal ?? code}: ${out.slice(-500)}`));
       const last = out.trim().split("\n").pop() ?? "";
       try {
         resolve(JSON.parse(last) as Figures);

@@ -53,6 +53,12 @@ export function tableRows(results: readonly CaseResult[]): string[][] {
 export function textTable(results: readonly CaseResult[]): string {
   const rows = [[...HEADER], ...tableRows(results)];
   const widths = HEADER.map((_, c) => Math.max(...rows.map((row) => (row[c] as string).length)));
-  const line = (row: string[]) => row.map((cell, c) => cell.padEnd(widths[c] as number)).join("  ").trimEnd();
-  return [line(rows[0] as string[]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+  const line = (row: string[]) =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c] as number))
+      .join("  ")
+      .trimEnd();
+  return [line(rows[0] as string[]), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join(
+    "\n",
+  );
 }
