@@ -204,69 +204,95 @@ class SessionInfoEntity implements Entity {
   }
 }
 
-/** Which entity an update belongs to, and whether it sits at the first or the last position. */
-function classify(update: Json): { key: string; position: "first" | "last"; create: () => Entity } | "drop" | "raw" {
-  const variant = update.sessionUpdate;
-  if (typeof variant !== "string") return "raw";
-  const message = MESSAGE_KINDS[variant];
-  if (message && typeof update.messageId === "string") {
-    const id = update.messageId;
-    return {
-      key: `message:${message.kind}:${id}`,
-      position: "first",
-      create: () => new MessageEntity(message.upsert, id),
-    };
-  }
-  switch (variant) {
-    case "state_update":
-    case "notice":
-      return "drop";
-    case "tool_call_update":
-    case "tool_call_content_chunk": {
-      const id = update.toolCallId;
-      if (typeof id !== "string") return "raw";
-      return {
-        key: `tool:${id}`,
-        position: "first",
-        create: () => new PatchedEntity("tool_call_update", "toolCallId", id, "tool_call_content_chunk", "content"),
-      };
-    }
-    case "terminal_update":
-    case "terminal_output_chunk": {
-      const id = update.terminalId;
-      if (typeof id !== "string") return "raw";
-      return { key: `terminal:${id}`, position: "first", create: () => new TerminalEntity(id) };
-    }
-    case "compaction_update":
-    case "compaction_summary_chunk": {
-      const id = update.compactionId;
-      if (typeof id !== "string") return "raw";
-      return {
-        key: `compaction:${id}`,
-        position: "first",
-        create: () =>
-          new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary", {
-            // A first-seen id in a summary chunk creates an in-progress compaction.
-            status: "in_progress",
-          }),
-      };
-    }
-    case "plan_update": {
-      const id = (update.plan as { planId?: unknown } | undefined)?.planId;
-      if (typeof id !== "string") return "raw";
-      return { key: `plan:${id}`, position: "first", create: () => new LastValueEntity(update) };
-    }
-    case "available_commands_update":
-    case "config_option_update":
-      return { key: variant, position: "last", create: () => new LastValueEntity(update) };
-    case "usage_update":
-      return { key: variant, position: "last", create: () => new UsageEntity(update) };
-    case "session_info_update":
-      return { key: variant, position: "last", create: () => new SessionInfoEntity() };
-    default:
-      return "raw";
-  }
+/**
+ * How the updates of one variant fold: which family of entities they belong to (ids are unique
+ * within a family), where the folded upsert sits, and how to read the id and create the entity.
+ * One static descriptor per variant, so classifying an update allocates nothing.
+ */
+interface Kind {
+  readonly family: string;
+  readonly position: "first" | "last";
+  /** The entity's id, or `undefined` when the update has none (it then stays raw). */
+  id(update: Json): string | undefined;
+  create(id: string, update: Json): Entity;
 }
+
+const stringField =
+  (field: string) =>
+  (update: Json): string | undefined => {
+    const id = update[field];
+    return typeof id === "string" ? id : undefined;
+  };
+
+const singleton = (): string => "";
+
+function messageKind(kind: string, upsert: string): Kind {
+  return {
+    family: `message:${kind}`,
+    position: "first",
+    id: stringField("messageId"),
+    create: (id) => new MessageEntity(upsert, id),
+  };
+}
+
+const TOOL_CALL: Kind = {
+  family: "tool",
+  position: "first",
+  id: stringField("toolCallId"),
+  create: (id) => new PatchedEntity("tool_call_update", "toolCallId", id, "tool_call_content_chunk", "content"),
+};
+const TERMINAL: Kind = {
+  family: "terminal",
+  position: "first",
+  id: stringField("terminalId"),
+  create: (id) => new TerminalEntity(id),
+};
+const COMPACTION: Kind = {
+  family: "compaction",
+  position: "first",
+  id: stringField("compactionId"),
+  create: (id) =>
+    new PatchedEntity("compaction_update", "compactionId", id, "compaction_summary_chunk", "summary", {
+      // A first-seen id in a summary chunk creates an in-progress compaction.
+      status: "in_progress",
+    }),
+};
+const lastValue = (family: string): Kind => ({
+  family,
+  position: "last",
+  id: singleton,
+  create: (_id, update) => new LastValueEntity(update),
+});
+
+const KINDS: Readonly<Record<string, Kind | "drop">> = {
+  ...Object.fromEntries(Object.entries(MESSAGE_KINDS).map(([variant, m]) => [variant, messageKind(m.kind, m.upsert)])),
+  state_update: "drop",
+  notice: "drop",
+  tool_call_update: TOOL_CALL,
+  tool_call_content_chunk: TOOL_CALL,
+  terminal_update: TERMINAL,
+  terminal_output_chunk: TERMINAL,
+  compaction_update: COMPACTION,
+  compaction_summary_chunk: COMPACTION,
+  plan_update: {
+    family: "plan",
+    position: "first",
+    id: (update) => {
+      const id = (update.plan as { planId?: unknown } | undefined)?.planId;
+      return typeof id === "string" ? id : undefined;
+    },
+    create: (_id, update) => new LastValueEntity(update),
+  },
+  available_commands_update: lastValue("available_commands_update"),
+  config_option_update: lastValue("config_option_update"),
+  usage_update: { family: "usage_update", position: "last", id: singleton, create: (_id, update) => new UsageEntity(update) },
+  session_info_update: {
+    family: "session_info_update",
+    position: "last",
+    id: singleton,
+    create: () => new SessionInfoEntity(),
+  },
+};
 
 interface EntityEntry {
   readonly entity: Entity;
@@ -286,9 +312,11 @@ const MIN_VACATED_TO_RECLAIM = 64;
  */
 export class HistoryFold {
   #slots: Slot[] = [];
-  readonly #entities = new Map<string, EntityEntry>();
-  // An entity that failed to fold (e.g. undecodable terminal bytes) keeps every later update raw.
-  readonly #poisoned = new Set<string>();
+  /**
+   * Entities by family, then id. `null` marks an entity that failed to fold (e.g. undecodable
+   * terminal bytes): its later updates stay raw.
+   */
+  readonly #entities = new Map<string, Map<string, EntityEntry | null>>();
   /** Slots emptied by an entity moving to the last position; reclaimed once they dominate. */
   #vacated = 0;
 
@@ -299,16 +327,28 @@ export class HistoryFold {
 
   append(item: SessionUpdate): void {
     const update = item as unknown as Json;
-    const kind = classify(update);
+    const variant = update.sessionUpdate;
+    const kind = typeof variant === "string" && Object.hasOwn(KINDS, variant) ? KINDS[variant] : undefined;
     if (kind === "drop") return;
-    if (kind === "raw" || this.#poisoned.has(kind.key)) {
+    const id = kind?.id(update);
+    if (kind === undefined || id === undefined) {
       this.#slots.push({ raw: update });
       return;
     }
-    let entry = this.#entities.get(kind.key);
+    let family = this.#entities.get(kind.family);
+    if (family === undefined) {
+      family = new Map();
+      this.#entities.set(kind.family, family);
+    }
+    let entry = family.get(id);
+    if (entry === null) {
+      // Poisoned: this entity failed to fold once, so every later update of it stays raw.
+      this.#slots.push({ raw: update });
+      return;
+    }
     if (entry === undefined) {
-      entry = { entity: kind.create(), slot: this.#slots.length };
-      this.#entities.set(kind.key, entry);
+      entry = { entity: kind.create(id, update), slot: this.#slots.length };
+      family.set(id, entry);
       this.#slots.push(entry);
     } else if (kind.position === "last" && entry.slot !== this.#slots.length - 1) {
       this.#slots[entry.slot] = null;
@@ -318,7 +358,7 @@ export class HistoryFold {
       this.#reclaim();
     }
     if (!entry.entity.fold(update)) {
-      this.#poisoned.add(kind.key);
+      family.set(id, null);
       this.#slots.push({ raw: update });
     }
   }
