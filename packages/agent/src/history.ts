@@ -20,6 +20,7 @@
  */
 import type { SessionUpdate } from "@acp-kit/protocol";
 import { fromBase64, toBase64 } from "./base64.js";
+import { ContentList } from "./history-content.js";
 import { type Meta, patchMeta } from "./meta-patch.js";
 
 type Json = Record<string, unknown>;
@@ -40,7 +41,7 @@ const MESSAGE_KINDS: Record<string, { kind: string; upsert: string; chunk: boole
 };
 
 class MessageEntity implements Entity {
-  #content: unknown[] = [];
+  readonly #content = new ContentList();
   #meta: Meta | null | undefined;
   constructor(
     readonly upsert: string,
@@ -51,12 +52,12 @@ class MessageEntity implements Entity {
       this.#content.push(update.content);
       return true;
     }
-    if ("content" in update) this.#content = Array.isArray(update.content) ? [...update.content] : [];
+    if ("content" in update) this.#content.replace(Array.isArray(update.content) ? update.content : []);
     this.#meta = patchMeta(this.#meta, update._meta, "_meta" in update);
     return true;
   }
   result(): Json {
-    const out: Json = { sessionUpdate: this.upsert, messageId: this.messageId, content: this.#content.slice() };
+    const out: Json = { sessionUpdate: this.upsert, messageId: this.messageId, content: this.#content.toArray() };
     if (this.#meta) out._meta = this.#meta;
     return out;
   }
@@ -285,7 +286,12 @@ const KINDS: Readonly<Record<string, Kind | "drop">> = {
   },
   available_commands_update: lastValue("available_commands_update"),
   config_option_update: lastValue("config_option_update"),
-  usage_update: { family: "usage_update", position: "last", id: singleton, create: (_id, update) => new UsageEntity(update) },
+  usage_update: {
+    family: "usage_update",
+    position: "last",
+    id: singleton,
+    create: (_id, update) => new UsageEntity(update),
+  },
   session_info_update: {
     family: "session_info_update",
     position: "last",
