@@ -240,9 +240,9 @@ const clientMemory: CaseSpec = {
 
 const decode: CaseSpec = {
   name: "decode",
-  title: "JSON.parse + decode of 50,000 mixed session/update notifications",
+  title: "JSON.parse + decode of 20,000 mixed session/update notifications",
   what: [
-    "ours: `JSON.parse` + the generated `session/update` params decoder. sdk: `JSON.parse` + the SDK's zod `zUpdateSessionNotification`. floor: `JSON.parse` alone. Median of 5 passes after one warm-up pass.",
+    "ours: `JSON.parse` + the generated `session/update` params decoder. sdk: `JSON.parse` + the SDK's zod `zUpdateSessionNotification`. floor: `JSON.parse` alone. Median of 3 passes after one warm-up pass.",
   ],
   script: "decode.ts",
   sides: ["ours", "sdk", "floor"],
@@ -267,7 +267,7 @@ const decode: CaseSpec = {
 
 const connection: CaseSpec = {
   name: "connection",
-  title: "In-memory JSON-RPC: 100,000 session/update notifications and 20,000 sequential round trips",
+  title: "In-memory JSON-RPC: 50,000 session/update notifications and 20,000 sequential round trips",
   what: [
     "typed (a layer): our typed `AcpConnection`s over `createInMemoryTransportPair()`. sdk: the SDK's v2 `agent()`/`client()` apps joined in memory, a typed `onNotification` handler. bare (a layer): our `Connection` without decoding.",
   ],
@@ -326,7 +326,7 @@ const importCost: CaseSpec = {
   name: "import-cost",
   title: "Import cost over bare node: time to ready and RSS",
   what: [
-    "Plain `node` processes importing: ours-client = `@acp-kit/client` + `@acp-kit/transport-stdio`; ours-agent = `@acp-kit/agent` + `@acp-kit/transport-stdio`; sdk = `@agentclientprotocol/sdk/experimental/v2`. Each minus bare node, median of 7 alternating pairs.",
+    "Plain `node` processes importing: ours-client = `@acp-kit/client` + `@acp-kit/transport-stdio`; ours-agent = `@acp-kit/agent` + `@acp-kit/transport-stdio`; sdk = `@agentclientprotocol/sdk/experimental/v2`. Each minus bare node, median of 5 alternating pairs.",
   ],
   script: "import-cost.ts",
   sides: ["ours-client", "ours-agent", "sdk"],

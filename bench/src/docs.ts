@@ -1,9 +1,8 @@
 // pnpm bench:docs [results.json]
 //
 // Writes docs/benchmarks.md from the JSON of one `pnpm bench --out` run (default:
-// bench/results/latest.json; the JSON is then put in Biome's format). Every figure in that page
-// comes from the JSON; edit this script,
-// not the page.
+// bench/results/latest.json; the package script then puts both files in Biome's format). Every figure
+// in that page comes from the JSON: edit this script or ./runner/page.ts, never the page.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type BenchReport, renderBenchmarksPage } from "./runner/page.js";

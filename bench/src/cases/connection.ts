@@ -1,5 +1,5 @@
 // Case connection: JSON-RPC over an in-memory pair, both ends in this process (layers, no
-// transport): 100,000 `session/update` notifications (the sender awaits each `notify`) and 20,000
+// transport): 50,000 `session/update` notifications (the sender awaits each `notify`) and 20,000
 // sequential `session/list` round trips.
 //   typed  createAgentSideConnection / createClientSideConnection (decoded params and results)
 //   sdk    the SDK's v2 agent() / client() apps joined with clientApp.connect(agentApp), the
@@ -10,7 +10,7 @@ import { Connection } from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { type Figures, quick, runSide } from "./side.js";
 
-const NOTIFICATIONS = quick ? 2_000 : 100_000;
+const NOTIFICATIONS = quick ? 2_000 : 50_000;
 const ROUND_TRIPS = quick ? 500 : 20_000;
 const info = { name: "bench", version: "1.0.0" };
 const initialize = { protocolVersion: 2, info, capabilities: {} };

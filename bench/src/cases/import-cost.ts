@@ -1,5 +1,5 @@
-// Case import-cost: what loading a stack costs a process, over bare node. Each side starts 7
-// plain `node import-probe.mjs <modules>` processes alternating with 7 bare ones (no modules), and
+// Case import-cost: what loading a stack costs a process, over bare node. Each side starts 5
+// plain `node import-probe.mjs <modules>` processes alternating with 5 bare ones (no modules), and
 // reports the medians of time-to-ready and RSS minus bare node's:
 //   ours-client  @acp-kit/client + @acp-kit/transport-stdio (what a client imports)
 //   ours-agent   @acp-kit/agent + @acp-kit/transport-stdio (what an agent imports)
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { type Figures, MiB, quick, runSide } from "./side.js";
 
 const PROBE = fileURLToPath(new URL("./import-probe.mjs", import.meta.url));
-const RUNS = quick ? 2 : 7;
+const RUNS = quick ? 2 : 5;
 
 interface Probe {
   sinceStartMs: number;

@@ -26,7 +26,7 @@ function caseTable(result: CaseResult): string[] {
     "| --- | ---: | ---: | ---: | ---: | --- |",
   ];
   for (const row of result.rows) {
-    const label = row.layer ? `${row.label} *(layer)*` : row.label;
+    const label = row.layer ? `${row.label} _(layer)_` : row.label;
     lines.push(
       `| ${cell(label)} | ${formatSpread(row.ours, row.unit)} | ${row.theirs ? formatSpread(row.theirs, row.unit) : "—"} | ${row.ratio ? formatRatio(row.ratio) : "—"} | ${formatTarget(row)} | ${formatMet(row)} |`,
     );
@@ -58,7 +58,7 @@ export function renderBenchmarksPage(report: BenchReport): string {
     "",
     "What users run, measured against the official ACP SDK (`@agentclientprotocol/sdk`) doing the same job its",
     "documented way: `defineAgent` and `connectToAgent` over our transports against the SDK's v2 `agent()` /",
-    "`client()` apps with `ActiveSession` for prompt turns. Rows marked *layer* time one layer of our stack",
+    "`client()` apps with `ActiveSession` for prompt turns. Rows marked _layer_ time one layer of our stack",
     "(the bare or typed JSON-RPC connection); they explain the full-stack figures and are never the headline.",
     "",
     "## How it was run",
@@ -94,9 +94,10 @@ export function renderBenchmarksPage(report: BenchReport): string {
     "",
     "The client's session store keeps the folded state of the session (each message's content blocks, each tool",
     "call's fields, each terminal's output bytes), not every update. On top of it, a turn handle's update feed",
-    "buffers the updates its iterators have not read yet (see the client package README for its policy). The",
-    "client-memory case measures the whole client process while a slow consumer reads a long turn, so whatever",
-    "the client holds for the consumer shows in that row.",
+    "holds updates for the turn's iterators (see the client package README for its policy). The client-memory",
+    "case measures the whole client process while a slow consumer reads a long turn, so whatever the client",
+    "holds for the consumer shows in that row. On the agent side, the default `InMemorySessionStore` keeps each",
+    "session's history folded as it is appended (runs of plain text chunks as joined text), for resume.",
     "",
   );
   return `${lines.join("\n")}`;

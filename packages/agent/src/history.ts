@@ -15,8 +15,9 @@
  * - `state_update` and `notice` are not history and are dropped; unknown updates stay raw.
  *
  * `HistoryFold` does this incrementally: each appended update is folded into its entity in place
- * (a chunk is one array push, accumulated content is never copied), so appending costs O(1)
- * amortized however long the turn; the copies are made once, when the compacted history is read.
+ * (a chunk is one push, accumulated content is never copied; plain text chunks are kept as joined
+ * text, see `history-content.ts`), so appending costs O(1) amortized however long the turn; the
+ * copies are made once, when the compacted history is read.
  */
 import type { SessionUpdate } from "@acp-kit/protocol";
 import { fromBase64, toBase64 } from "./base64.js";
