@@ -1,5 +1,7 @@
 // Case history-append: the default history store's cost per appended chunk, at 10k, 100k and 1M
-// appends of `agent_message_chunk` to one message (each count in a fresh store, after a warm-up).
+// appends of `agent_message_chunk` to one message (each count in a fresh store, after a warm-up),
+// each chunk a new update with its own text, so the store retains what a real reply makes it
+// retain (1M chunks are ~100 MB of text: the garbage collector's share grows with it).
 // "Flat" means the three per-chunk costs stay within 1.5x of each other. Smaller counts are
 // repeated (fresh stores) until each count has appended as many chunks as the largest; the median
 // repetition counts, so a 3 ms run is not one timer tick and one scavenge.
@@ -13,16 +15,16 @@ const COUNTS = quick ? [1_000, 10_000, 20_000] : [10_000, 100_000, 1_000_000];
 function usPerChunk(count: number): number {
   const store = new InMemorySessionStore();
   store.create({ sessionId: "s", cwd: "/bench", additionalDirectories: [], configOptions: [], availableCommands: [] });
-  const updates: SessionUpdate[] = [];
-  for (let i = 0; i < 1000; i++) {
-    updates.push({
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    // A new update and text per chunk, as an agent streaming a reply creates them.
+    const update = {
       sessionUpdate: "agent_message_chunk",
       messageId: "m",
       content: { type: "text", text: chunkText(i) },
-    });
+    };
+    store.appendUpdate("s", update as SessionUpdate);
   }
-  const started = performance.now();
-  for (let i = 0; i < count; i++) store.appendUpdate("s", updates[i % 1000] as SessionUpdate);
   const us = ((performance.now() - started) * 1000) / count;
   if (store.history("s").length !== 1) throw new Error("the history did not fold into one message");
   return us;
