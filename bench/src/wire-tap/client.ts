@@ -4,14 +4,14 @@
 import { fileURLToPath } from "node:url";
 import { Connection, TranscriptWriter, type WireTap } from "@acp-kit/protocol";
 import { spawnAgent } from "@acp-kit/transport-stdio";
-import { STREAM_METHOD } from "../stdio/shared.js";
+import { STREAM_METHOD } from "./support/shared.js";
 
 export type TapScenario = "untapped" | "tap-noop" | "tap-transcript";
 
 const scenario = process.argv[2] as TapScenario;
 const count = Number(process.argv[3] ?? 50_000);
 const warmup = Number(process.argv[4] ?? 5_000);
-const agentFile = fileURLToPath(new URL("../stdio/agent-ours.ts", import.meta.url));
+const agentFile = fileURLToPath(new URL("./support/agent-ours.ts", import.meta.url));
 
 function tapFor(which: TapScenario): WireTap | undefined {
   if (which === "tap-noop") return () => {};

@@ -4,7 +4,7 @@
 // process-level stream benchmark, and it isolates the code the tap hooks into.
 //   tsx src/wire-tap/inbound-ab.ts <A protocol jsonrpc index.ts> <B protocol jsonrpc index.ts> [N] [rounds]
 import { pathToFileURL } from "node:url";
-import { chunkUpdate } from "../shared/stream-workload.js";
+import { chunkUpdate } from "./support/stream-workload.js";
 
 type Sink = { message(payload: string): unknown; closed(error?: Error): void };
 type ConnectionClass = new (

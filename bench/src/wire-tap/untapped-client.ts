@@ -3,11 +3,11 @@
 import { fileURLToPath } from "node:url";
 import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
-import { STREAM_METHOD } from "../stdio/shared.js";
+import { STREAM_METHOD } from "./support/shared.js";
 
 const count = Number(process.argv[2] ?? 50_000);
 const warmup = Number(process.argv[3] ?? 5_000);
-const agentFile = fileURLToPath(new URL("../stdio/agent-ours.ts", import.meta.url));
+const agentFile = fileURLToPath(new URL("./support/agent-ours.ts", import.meta.url));
 const agent = spawnAgent(process.execPath, ["--import", "tsx", agentFile], {
   env: { ...process.env, ACP_BENCH_COALESCING: "macrotask" },
   stderr: () => {},

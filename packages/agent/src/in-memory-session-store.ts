@@ -1,10 +1,11 @@
 /**
  * The default `SessionStore`: everything in memory, for the life of the process.
- * History is compacted on read and, to bound memory on long sessions, in place once it has grown
- * to twice its last compacted length.
+ * History is kept compacted: each appended update is folded into its entity as it arrives
+ * (`HistoryFold`), so a long streamed turn costs O(1) per chunk and memory grows with the folded
+ * content only, never with the number of updates.
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
-import { compactHistory } from "./history.js";
+import { HistoryFold } from "./history.js";
 import {
   InvalidCursorError,
   type ListSessionsPage,
@@ -17,11 +18,9 @@ interface Entry {
   record: SessionRecord;
   /** Creation order; list cursors point into it. */
   seq: number;
-  history: SessionUpdate[];
-  compactedLength: number;
+  history: HistoryFold;
 }
 
-const MIN_COMPACTION_LENGTH = 256;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 
@@ -34,8 +33,7 @@ export class InMemorySessionStore implements SessionStore {
     this.#sessions.set(record.sessionId, {
       record: structuredClone(record),
       seq: this.#nextSeq++,
-      history: [],
-      compactedLength: 0,
+      history: new HistoryFold(),
     });
   }
 
@@ -53,16 +51,12 @@ export class InMemorySessionStore implements SessionStore {
   appendUpdate(sessionId: string, update: SessionUpdate): void {
     const entry = this.#sessions.get(sessionId);
     if (entry === undefined) return;
-    entry.history.push(update);
-    if (entry.history.length >= Math.max(MIN_COMPACTION_LENGTH, entry.compactedLength * 2)) {
-      entry.history = compactHistory(entry.history);
-      entry.compactedLength = entry.history.length;
-    }
+    entry.history.append(update);
   }
 
   history(sessionId: string): readonly SessionUpdate[] {
     const entry = this.#sessions.get(sessionId);
-    return entry === undefined ? [] : compactHistory(entry.history);
+    return entry === undefined ? [] : entry.history.updates();
   }
 
   list(query: ListSessionsQuery): ListSessionsPage {

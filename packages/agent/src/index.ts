@@ -25,7 +25,7 @@ export {
   SessionClosedError,
   TurnEndedError,
 } from "./errors.js";
-export { compactHistory } from "./history.js";
+export { compactHistory, HistoryFold } from "./history.js";
 export { type IdGenerator, type IdKind, randomIds } from "./ids.js";
 export { InMemorySessionStore } from "./in-memory-session-store.js";
 export { DEFAULT_PERMISSION_OPTIONS, type PermissionDecision, type PermissionRequest } from "./permission.js";
