@@ -5,6 +5,7 @@
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
 import { compactHistory } from "./history.js";
+import { ClosedSessions, type SessionRetention } from "./session-limits.js";
 import {
   InvalidCursorError,
   type ListSessionsPage,
@@ -28,6 +29,20 @@ const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 export class InMemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   #nextSeq = 0;
+  /** Closed sessions are kept for resume within these bounds, then forgotten (see session-limits.ts). */
+  readonly #closed: ClosedSessions;
+
+  constructor(options: { retention?: SessionRetention } = {}) {
+    this.#closed = new ClosedSessions(options.retention ?? {}, (sessionId) => this.#sessions.delete(sessionId));
+  }
+
+  release(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.closed(sessionId);
+  }
+
+  acquire(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.opened(sessionId);
+  }
 
   create(record: SessionRecord): void {
     if (this.#sessions.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
@@ -37,6 +52,7 @@ export class InMemorySessionStore implements SessionStore {
       history: [],
       compactedLength: 0,
     });
+    this.#closed.opened(record.sessionId);
   }
 
   get(sessionId: string): SessionRecord | undefined {
@@ -86,6 +102,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   delete(sessionId: string): void {
+    this.#closed.forget(sessionId);
     this.#sessions.delete(sessionId);
   }
 }

@@ -98,6 +98,8 @@ export const ConnectionErrorKinds = {
   ConnectFailed: "connect_failed",
   /** A local check refused to send an invalid or unadvertised message. */
   InvalidOutgoing: "invalid_outgoing",
+  /** The peer did not answer in time where an answer is due (e.g. `initialize`). */
+  Timeout: "timeout",
 } as const;
 export type ConnectionErrorKind = (typeof ConnectionErrorKinds)[keyof typeof ConnectionErrorKinds];
 
