@@ -16,11 +16,19 @@ interface FloodResult extends Record<string, unknown> {
 }
 
 /** Runs one flood script; its stderr is never read (it stays a full pipe), its stdout is the result. */
-function flood(script: string, args: (string | number)[], options: { readStderr?: boolean } = {}): Promise<FloodResult> {
+function flood(
+  script: string,
+  args: (string | number)[],
+  options: { readStderr?: boolean } = {},
+): Promise<FloodResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", join(E2E_ROOT, "fixtures", "floods", script), ...args.map(String)], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", join(E2E_ROOT, "fixtures", "floods", script), ...args.map(String)],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     if (options.readStderr) child.stderr.resume();
     else child.stderr.pause();
     let out = "";
