@@ -11,10 +11,14 @@ beforeAll(() => assertBuilt());
 afterEach(() => stopAllProcesses());
 
 function clientWith(agentScript: string, timeoutMs: number) {
-  return startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", "--prompt", "hi", "--", process.execPath, "-e", agentScript], {
-    cwd: "/tmp",
-    env: { ...process.env, ACP_KIT_INITIALIZE_TIMEOUT_MS: String(timeoutMs) },
-  });
+  return startProcess(
+    process.execPath,
+    [SAMPLE_CLIENT_BIN, "--no-color", "--prompt", "hi", "--", process.execPath, "-e", agentScript],
+    {
+      cwd: "/tmp",
+      env: { ...process.env, ACP_KIT_INITIALIZE_TIMEOUT_MS: String(timeoutMs) },
+    },
+  );
 }
 
 describe("sample client against broken agents", { timeout: 30_000 }, () => {
@@ -55,7 +59,9 @@ describe("sample agent exits and warnings", { timeout: 30_000 }, () => {
       const agent = startProcess(process.execPath, [SAMPLE_AGENT_BIN, "--ws", `127.0.0.1:${port}`]);
       const { code } = await agent.exited;
       expect(code).toBe(1);
-      expect(agent.stderr()).toContain(`cannot listen on 127.0.0.1:${port}: the address is already in use (EADDRINUSE)`);
+      expect(agent.stderr()).toContain(
+        `cannot listen on 127.0.0.1:${port}: the address is already in use (EADDRINUSE)`,
+      );
       expect(agent.stderr()).not.toMatch(/\n\s+at /);
     } finally {
       blocker.close();

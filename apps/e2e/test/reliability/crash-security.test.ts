@@ -123,7 +123,7 @@ describe("security", { timeout: 20_000 }, () => {
     await peer.close();
   });
 
-  it("keeps prototype keys inert from the wire to the client store", async () => {
+  it("keeps prototype keys in params inert in the agent (the client store: packages/client/src/store/meta.test.ts)", async () => {
     const peer = rawPair();
     await peer.send({ id: 0, method: "initialize", params: { protocolVersion: 2, info } });
     const text =

@@ -5,9 +5,10 @@
  * CI size: 500 × 2 × 200; `ACP_KIT_RELIABILITY=full`: 500 × 20 × 200 (docs/reliability.md).
  * Every connection is open before the first turn starts, so all of them are live at once.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { connectToAgent } from "@acp-kit/client";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ const CONNECTIONS = 500;
 const TURNS = size(2, 20);
 const CHUNKS = 200;
 
-let server: ChildProcessWithoutNullStreams;
+let server: ChildProcessByStdio<Writable, Readable, null>;
 let lines: AsyncIterator<string>;
 let port: number;
 
