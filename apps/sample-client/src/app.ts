@@ -6,7 +6,14 @@
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import type { ReadStream } from "node:tty";
-import { type AcpClient, type ClientSession, connectToAgent, type ForegroundWork, type Turn } from "@acp-kit/client";
+import {
+  type AcpClient,
+  type ClientSession,
+  connectToAgent,
+  DEFAULT_INITIALIZE_TIMEOUT_MS,
+  type ForegroundWork,
+  type Turn,
+} from "@acp-kit/client";
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
@@ -157,12 +164,29 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     });
   }
 
+  // An agent that never answers initialize must not leave a blank screen: say what we wait for,
+  // and give up after the timeout (ACP_KIT_INITIALIZE_TIMEOUT_MS overrides the library default).
+  const initializeTimeoutMs = Number(process.env.ACP_KIT_INITIALIZE_TIMEOUT_MS) || DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const waitingNote = setTimeout(
+    () =>
+      diag(
+        style.dim(
+          `Waiting for the agent to answer initialize (giving up after ${Math.round(initializeTimeoutMs / 1000)} s)…`,
+        ),
+      ),
+    3000,
+  );
   try {
-    client = await connectToAgent(transport, {
-      info: CLIENT_INFO,
-      logger,
-      handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
-    });
+    try {
+      client = await connectToAgent(transport, {
+        info: CLIENT_INFO,
+        logger,
+        initializeTimeoutMs,
+        handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
+      });
+    } finally {
+      clearTimeout(waitingNote);
+    }
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
     const cwd = options.cwd ?? io.cwd;
     const session: ClientSession =

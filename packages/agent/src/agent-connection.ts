@@ -32,6 +32,7 @@ import type { IdGenerator } from "./ids.js";
 import { strictOutgoingCheck } from "./outgoing-check.js";
 import type { Peer } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
+import type { LiveSessionCounter } from "./session-limits.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
 import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
@@ -53,6 +54,8 @@ export interface ResolvedAgent {
    * connection of the agent): a resume waits for its session's, so it replays the recorded end.
    */
   readonly runsEndingOffline: Map<string, Promise<void>>;
+  /** Live sessions of every connection of the agent, against the limits. */
+  readonly liveSessions: LiveSessionCounter;
 }
 
 /** What `agent.serve(transport)` returns. */
@@ -91,9 +94,11 @@ export class AgentConnection implements AgentConnectionHandle {
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
     // Validation is done here, synchronously, so builders can throw before anything is sent.
+    const maxPendingHandlers = agent.definition.limits?.maxPendingHandlers;
     this.#conn = createAgentSideConnection(new ServingTransport(transport, agent.logger), {
       logger: agent.logger,
       validateOutgoing: false,
+      ...(maxPendingHandlers === undefined ? {} : { maxPendingHandlers }),
     });
     const conn = this.#conn;
     this.#peer = {
@@ -142,8 +147,11 @@ export class AgentConnection implements AgentConnectionHandle {
       const ended = session.dispose();
       ending.push(ended);
       registry.set(sessionId, ended);
+      this.#agent.liveSessions.removed();
       void ended.then(() => {
         if (registry.get(sessionId) === ended) registry.delete(sessionId);
+        // Its end is recorded: from now on the store may forget it (retention bounds).
+        this.#release(sessionId);
       });
     }
     this.#sessions.clear();
@@ -385,7 +393,29 @@ export class AgentConnection implements AgentConnectionHandle {
     });
   }
 
+  /** The session went live on this connection (after `admit`). */
+  #addLive(sessionId: string, session: SessionRuntime): void {
+    if (!this.#sessions.has(sessionId)) this.#agent.liveSessions.added();
+    this.#sessions.set(sessionId, session);
+  }
+
+  #removeLive(sessionId: string): void {
+    if (this.#sessions.delete(sessionId)) this.#agent.liveSessions.removed();
+  }
+
+  /** Tells the store a session is live nowhere (so it may be forgotten after a while). */
+  #release(sessionId: string): void {
+    try {
+      const done = this.#agent.store.release?.(sessionId);
+      if (done !== undefined)
+        done.catch((error: unknown) => this.#agent.logger.error?.("Session store release failed", error));
+    } catch (error) {
+      this.#agent.logger.error?.("Session store release failed", error);
+    }
+  }
+
   async #newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
+    this.#agent.liveSessions.admit(this.#sessions.size);
     this.#checkEnvironment(params);
     const def = this.#agent.definition;
     const record: SessionRecord = {
@@ -406,8 +436,15 @@ export class AgentConnection implements AgentConnectionHandle {
     if (setup.title !== undefined) record.title = setup.title;
     if (setup.data !== undefined) Object.assign(session.data, setup.data);
     record.data = session.data;
-    await this.#agent.store.create(record);
-    this.#sessions.set(record.sessionId, session);
+    // Checked again and taken at once: other session/new calls may have finished meanwhile.
+    this.#agent.liveSessions.admit(this.#sessions.size);
+    this.#addLive(record.sessionId, session);
+    try {
+      await this.#agent.store.create(record);
+    } catch (error) {
+      this.#removeLive(record.sessionId);
+      throw error;
+    }
     const result: Record<string, unknown> = { sessionId: record.sessionId };
     if (record.configOptions.length > 0) result.configOptions = record.configOptions;
     if (record.availableCommands.length > 0) result.availableCommands = record.availableCommands;
@@ -451,6 +488,7 @@ export class AgentConnection implements AgentConnectionHandle {
     const additionalDirectories = [...(params.additionalDirectories ?? [])];
     let session = this.#sessions.get(params.sessionId);
     if (session === undefined) {
+      this.#agent.liveSessions.admit(this.#sessions.size);
       session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
     } else {
       session.additionalDirectories = additionalDirectories;
@@ -458,7 +496,11 @@ export class AgentConnection implements AgentConnectionHandle {
     }
     await this.#agent.definition.resumeSession?.(session, params);
     await this.#agent.store.update(params.sessionId, { additionalDirectories });
-    this.#sessions.set(params.sessionId, session);
+    if (!this.#sessions.has(params.sessionId)) {
+      this.#agent.liveSessions.admit(this.#sessions.size);
+      this.#addLive(params.sessionId, session);
+      await this.#agent.store.acquire?.(params.sessionId);
+    }
     // Ids already in the history are never handed out again (custom generators included).
     const history = await this.#agent.store.history(params.sessionId);
     session.seedIds(history as SessionUpdate[]);
@@ -478,7 +520,8 @@ export class AgentConnection implements AgentConnectionHandle {
     // The hook runs before the session is marked closed, so it can still finalize background work.
     const hook = this.#agent.definition.closeSession;
     await session.close(hook === undefined ? undefined : (s) => hook.call(this.#agent.definition, s));
-    this.#sessions.delete(sessionId);
+    this.#removeLive(sessionId);
+    this.#release(sessionId);
     return {};
   }
 

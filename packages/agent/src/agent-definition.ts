@@ -11,6 +11,7 @@ import type {
   SessionConfigOption,
 } from "@acp-kit/protocol";
 import type { IdGenerator } from "./ids.js";
+import type { SessionLimits, SessionRetention } from "./session-limits.js";
 import type { SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext, WorkHandler } from "./session-types.js";
 
@@ -49,6 +50,12 @@ export interface AgentDefinition {
   cancelGracePeriodMs?: number;
   /** Page size of `session/list`. Default 50. */
   listPageSize?: number;
+  /**
+   * Bounds on what a client can make the agent hold (docs/limits.md): live sessions per
+   * connection and per agent, closed sessions the default in-memory store keeps (count, TTL),
+   * and handlers in flight per connection (`maxPendingHandlers`, default 1024).
+   */
+  limits?: SessionLimits & SessionRetention & { maxPendingHandlers?: number };
   /** Id generator (sessions, messages, tool calls, …). Default: prefixed random UUIDs. */
   ids?: IdGenerator;
   /** Config options every new session starts with. */

@@ -6,6 +6,7 @@
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
 import { HistoryFold } from "./history.js";
+import { ClosedSessions, type SessionRetention } from "./session-limits.js";
 import {
   InvalidCursorError,
   type ListSessionsPage,
@@ -27,6 +28,20 @@ const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 export class InMemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   #nextSeq = 0;
+  /** Closed sessions are kept for resume within these bounds, then forgotten (see session-limits.ts). */
+  readonly #closed: ClosedSessions;
+
+  constructor(options: { retention?: SessionRetention } = {}) {
+    this.#closed = new ClosedSessions(options.retention ?? {}, (sessionId) => this.#sessions.delete(sessionId));
+  }
+
+  release(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.closed(sessionId);
+  }
+
+  acquire(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.opened(sessionId);
+  }
 
   create(record: SessionRecord): void {
     if (this.#sessions.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
@@ -35,6 +50,7 @@ export class InMemorySessionStore implements SessionStore {
       seq: this.#nextSeq++,
       history: new HistoryFold(),
     });
+    this.#closed.opened(record.sessionId);
   }
 
   get(sessionId: string): SessionRecord | undefined {
@@ -80,6 +96,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   delete(sessionId: string): void {
+    this.#closed.forget(sessionId);
     this.#sessions.delete(sessionId);
   }
 }

@@ -30,6 +30,15 @@ export { type IdGenerator, type IdKind, randomIds } from "./ids.js";
 export { InMemorySessionStore } from "./in-memory-session-store.js";
 export { DEFAULT_PERMISSION_OPTIONS, type PermissionDecision, type PermissionRequest } from "./permission.js";
 export {
+  ClosedSessions,
+  DEFAULT_CLOSED_SESSION_TTL_MS,
+  DEFAULT_MAX_CLOSED_SESSIONS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CONNECTION,
+  type SessionLimits,
+  type SessionRetention,
+} from "./session-limits.js";
+export {
   InvalidCursorError,
   type LastStop,
   type ListSessionsPage,

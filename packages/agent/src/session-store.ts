@@ -63,6 +63,14 @@ export interface SessionStore {
   list(query: ListSessionsQuery): ListSessionsPage | Promise<ListSessionsPage>;
   /** Removes the session and its history. Unknown ids are ignored. */
   delete(sessionId: string): void | Promise<void>;
+  /**
+   * Optional: the session is live on no connection any more (closed, or its connection ended).
+   * A store may then forget it after a while; the in-memory one bounds how many it keeps and for
+   * how long (`SessionRetention`).
+   */
+  release?(sessionId: string): void | Promise<void>;
+  /** Optional: the session is live again (resumed); a store keeps it while it is. */
+  acquire?(sessionId: string): void | Promise<void>;
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */

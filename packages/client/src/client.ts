@@ -15,6 +15,7 @@ import {
   type ClientCapabilities,
   type CompleteElicitationNotification,
   ConnectionError,
+  ConnectionErrorKinds,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
   createClientSideConnection,
@@ -28,6 +29,7 @@ import {
   type NewSessionRequest,
   PROTOCOL_VERSION,
   type ReplayFrom,
+  RequestAbortedError,
   RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -95,7 +97,21 @@ export interface ConnectOptions {
   turns?: TurnOptions;
   /** Answers to what only a v1 agent asks (`fs/*`, `terminal/*`); advertised to it only when given. */
   v1Handlers?: V1ClientHandlers;
+  /**
+   * How long the agent gets to answer `initialize` before the connection is closed and
+   * `connectToAgent` rejects with a `ConnectionError` of kind `timeout` naming the agent (and its
+   * last stderr lines, for a spawned agent). Default 120 s, room for an `npx` download. `0` waits forever.
+   */
+  initializeTimeoutMs?: number;
+  /**
+   * Updates for sessions not known yet are kept while a `session/new` is in flight (they can beat
+   * its response); past this many in total, further ones are dropped with a warning. Default 1024.
+   */
+  maxEarlyUpdates?: number;
 }
+
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_EARLY_UPDATES = 1024;
 
 export interface NewSessionOptions {
   /** Store to fill (e.g. one a UI already subscribed to). Default: a new one. */
@@ -197,16 +213,41 @@ export async function connectToAgent(transport: Transport, options: ConnectOptio
   });
   const client = new Client(connection, options);
   connection.listen();
+  const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const abort = new AbortController();
+  const timedOut = Symbol("initialize timeout");
+  const onCallerAbort = (): void => abort.abort(options.signal?.reason);
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(timedOut), timeoutMs) : undefined;
   try {
     const params = { protocolVersion: PROTOCOL_VERSION, info: options.info, capabilities: options.capabilities ?? {} };
-    const response = await connection.request("initialize", params, { signal: options.signal });
+    const response = await connection.request("initialize", params, { signal: abort.signal });
     if (negotiation.failure) throw negotiation.failure;
     client.initialized({ ...response, protocolVersion: negotiation.protocolVersion ?? response.protocolVersion });
   } catch (error) {
     await connection.close();
-    throw negotiation.failure ?? error;
+    if (negotiation.failure) throw negotiation.failure;
+    if (error instanceof RequestAbortedError && error.reason === timedOut)
+      throw initializeTimeout(transport, timeoutMs);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
   }
   return client;
+}
+
+function initializeTimeout(transport: Transport, timeoutMs: number): ConnectionError {
+  const peer = transport.describePeer?.();
+  const stderrTail = peer?.stderrTail ?? [];
+  const source = peer === undefined ? "The agent" : `The agent (${peer.source})`;
+  const tail = stderrTail.length > 0 ? `; its last stderr lines:\n  ${stderrTail.slice(-5).join("\n  ")}` : "";
+  return new ConnectionError(
+    ConnectionErrorKinds.Timeout,
+    `${source} did not answer initialize within ${timeoutMs} ms${tail}`,
+    { details: { timeoutMs, ...(peer === undefined ? {} : { source: peer.source, stderrTail }) } },
+  );
 }
 
 class Client implements AcpClient, SessionHost {
@@ -219,6 +260,9 @@ class Client implements AcpClient, SessionHost {
   readonly #sessions = new Map<string, SessionRuntime>();
   /** Updates for sessions not known yet, kept while a `session/new` is in flight. */
   readonly #early = new Map<string, SessionUpdate[]>();
+  #earlyCount = 0;
+  #earlyDropped = 0;
+  readonly #maxEarlyUpdates: number;
   #newSessionsInFlight = 0;
   #closedError: ConnectionError | undefined;
 
@@ -227,6 +271,7 @@ class Client implements AcpClient, SessionHost {
     this.#options = options;
     this.#handlers = options.handlers ?? {};
     this.logger = options.logger;
+    this.#maxEarlyUpdates = options.maxEarlyUpdates ?? DEFAULT_MAX_EARLY_UPDATES;
     this.closed = connection.closed;
     this.#register();
     void connection.closed.then((error) => {
@@ -321,19 +366,25 @@ class Client implements AcpClient, SessionHost {
       this.#sessions.set(result.sessionId, runtime);
       // Updates that beat the response (a state_update, the command list, ...) are applied
       // first; the response's lists only fill what no update has reported yet.
-      for (const update of this.#early.get(result.sessionId) ?? []) runtime.receive(update);
+      const early = this.#early.get(result.sessionId) ?? [];
+      for (const update of early) runtime.receive(update);
       this.#early.delete(result.sessionId);
+      this.#earlyCount -= early.length;
       if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate)
         runtime.store.setConfigOptions(result.configOptions);
       if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
         runtime.store.setAvailableCommands(result.availableCommands);
       return runtime.session;
     } finally {
-      if (--this.#newSessionsInFlight === 0 && this.#early.size > 0) {
+      if (--this.#newSessionsInFlight === 0 && (this.#early.size > 0 || this.#earlyDropped > 0)) {
         this.logger?.warn?.("Dropped session/update notifications for sessions no session/new returned", {
-          sessionIds: [...this.#early.keys()],
+          sessionIds: [...this.#early.keys()].slice(0, 10),
+          updates: this.#earlyCount,
+          overLimit: this.#earlyDropped,
         });
         this.#early.clear();
+        this.#earlyCount = 0;
+        this.#earlyDropped = 0;
       }
     }
   }
@@ -427,6 +478,12 @@ class Client implements AcpClient, SessionHost {
     } catch (error) {
       if (!(error instanceof RequestError && error.code === ErrorCodes.ResourceNotFound)) throw error;
     }
+    // A deleted session is gone on this side too (the agent closed it first).
+    const runtime = this.#sessions.get(sessionId);
+    if (runtime) {
+      this.#sessions.delete(sessionId);
+      runtime.closed();
+    }
   }
 
   // ---- auth and extensions ----------------------------------------------------------------------
@@ -505,6 +562,14 @@ class Client implements AcpClient, SessionHost {
       return runtime.receive(update);
     }
     if (this.#newSessionsInFlight > 0) {
+      if (this.#earlyCount >= this.#maxEarlyUpdates) {
+        if (this.#earlyDropped++ === 0)
+          this.logger?.warn?.("Dropping session/update notifications for unknown sessions: early-update buffer full", {
+            maxEarlyUpdates: this.#maxEarlyUpdates,
+          });
+        return;
+      }
+      this.#earlyCount++;
       const early = this.#early.get(params.sessionId);
       if (early) early.push(update);
       else this.#early.set(params.sessionId, [update]);

@@ -8,6 +8,8 @@ export {
   type ClientHandlers,
   type ConnectOptions,
   connectToAgent,
+  DEFAULT_INITIALIZE_TIMEOUT_MS,
+  DEFAULT_MAX_EARLY_UPDATES,
   type NewSessionOptions,
   type ResumeSessionOptions,
 } from "./client.js";
