@@ -34,7 +34,7 @@ import { strictOutgoingCheck } from "./outgoing-check.js";
 import type { Peer } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
-import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
+import { InvalidCursorError, SessionBusyError, type SessionRecord, type SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
 
@@ -141,6 +141,7 @@ export class AgentConnection implements AgentConnectionHandle {
       registry.set(sessionId, ended);
       void ended.then(() => {
         if (registry.get(sessionId) === ended) registry.delete(sessionId);
+        this.#release(sessionId);
       });
     }
     this.#sessions.clear();
@@ -404,6 +405,7 @@ export class AgentConnection implements AgentConnectionHandle {
     if (setup.data !== undefined) Object.assign(session.data, setup.data);
     record.data = session.data;
     await this.#agent.store.create(record);
+    await this.#agent.store.claim?.(record.sessionId);
     this.#sessions.set(record.sessionId, session);
     const result: Record<string, unknown> = { sessionId: record.sessionId };
     if (record.configOptions.length > 0) result.configOptions = record.configOptions;
@@ -447,18 +449,29 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#checkEnvironment(params);
     const additionalDirectories = [...(params.additionalDirectories ?? [])];
     let session = this.#sessions.get(params.sessionId);
-    if (session === undefined) {
-      session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
-    } else {
-      session.additionalDirectories = additionalDirectories;
-      session.mcpServers = [...(params.mcpServers ?? [])];
-    }
-    await this.#agent.definition.resumeSession?.(session, params);
-    await this.#agent.store.update(params.sessionId, { additionalDirectories });
-    this.#sessions.set(params.sessionId, session);
-    if (replay !== null) {
-      const history = await this.#agent.store.history(params.sessionId);
-      for (const update of history) session.replay(update as SessionUpdate);
+    // Each opening of a session on a connection claims it once; closing or losing it releases.
+    const claimed = session === undefined;
+    if (claimed) await this.#claim(params.sessionId);
+    try {
+      if (session === undefined) {
+        session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
+      } else {
+        session.additionalDirectories = additionalDirectories;
+        session.mcpServers = [...(params.mcpServers ?? [])];
+      }
+      await this.#agent.definition.resumeSession?.(session, params);
+      await this.#agent.store.update(params.sessionId, { additionalDirectories });
+      this.#sessions.set(params.sessionId, session);
+      if (replay !== null) {
+        const history = await this.#agent.store.history(params.sessionId);
+        for (const update of history) session.replay(update as SessionUpdate);
+      }
+    } catch (error) {
+      if (claimed) {
+        if (this.#sessions.get(params.sessionId) === session) this.#sessions.delete(params.sessionId);
+        this.#release(params.sessionId);
+      }
+      throw error;
     }
     session.replay(session.snapshot());
     const result: Record<string, unknown> = {};
@@ -472,12 +485,37 @@ export class AgentConnection implements AgentConnectionHandle {
     if (session === undefined) return {};
     await session.close();
     this.#sessions.delete(sessionId);
+    this.#release(sessionId);
     try {
       await this.#agent.definition.closeSession?.(session);
     } catch (error) {
       this.#agent.logger.error?.("closeSession handler failed", error);
     }
     return {};
+  }
+
+  /** `SessionStore.claim`, with another process's hold answered as a clear request error. */
+  async #claim(sessionId: string): Promise<void> {
+    try {
+      await this.#agent.store.claim?.(sessionId);
+    } catch (error) {
+      if (error instanceof SessionBusyError)
+        throw RequestError.internalError(error.message, { sessionId, reason: "session_busy" });
+      throw error;
+    }
+  }
+
+  /** `SessionStore.release`; a failure is logged (the session is closed here either way). */
+  #release(sessionId: string): void {
+    try {
+      const done = this.#agent.store.release?.(sessionId);
+      if (done !== undefined)
+        done.catch((error: unknown) =>
+          this.#agent.logger.error?.("Session store release failed", { sessionId, error }),
+        );
+    } catch (error) {
+      this.#agent.logger.error?.("Session store release failed", { sessionId, error });
+    }
   }
 
   async #deleteSession(sessionId: string): Promise<CloseSessionResponse> {

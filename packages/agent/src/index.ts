@@ -33,6 +33,7 @@ export {
   type LastStop,
   type ListSessionsPage,
   type ListSessionsQuery,
+  SessionBusyError,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";

@@ -63,6 +63,27 @@ export interface SessionStore {
   list(query: ListSessionsQuery): ListSessionsPage | Promise<ListSessionsPage>;
   /** Removes the session and its history. Unknown ids are ignored. */
   delete(sessionId: string): void | Promise<void>;
+  /**
+   * Optional, for stores shared by several processes: claims the session's work for this
+   * process (a lock or lease) before it is created or resumed here. Throws `SessionBusyError`
+   * while another process holds it; claiming a session this process holds is a no-op.
+   */
+  claim?(sessionId: string): void | Promise<void>;
+  /**
+   * Optional: the session is no longer open in this process (closed, deleted, or its connection
+   * ended and its last run was recorded). Releases what `claim` took.
+   */
+  release?(sessionId: string): void | Promise<void>;
+}
+
+/** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
+export class SessionBusyError extends Error {
+  override readonly name = "SessionBusyError";
+  readonly sessionId: string;
+  constructor(sessionId: string, detail: string) {
+    super(`Session ${sessionId} is in use by another agent process (${detail})`);
+    this.sessionId = sessionId;
+  }
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */

@@ -1,0 +1,147 @@
+/**
+ * One session's log: JSON lines, appended, never edited in place. Each line is one of
+ *   {"r": SessionRecord}   the full record (the first line, and the first after a compaction)
+ *   {"p": patch}           a shallow patch of the record
+ *   {"u": SessionUpdate}   one history update
+ * A line is written with a single `write` on an append-mode descriptor, so a crash can only
+ * tear the last line; reading drops a torn tail and truncates it away before appending again.
+ * Compaction writes a new file and renames it over the old one, so a reader sees one or the other.
+ */
+import {
+  closeSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import type { SessionRecord } from "@acp-kit/agent";
+import type { SessionUpdate } from "@acp-kit/protocol";
+
+export interface LoadedLog {
+  record: SessionRecord;
+  history: SessionUpdate[];
+  /** Lines that could not be read (a torn tail is not counted: it is expected after a crash). */
+  skipped: number;
+}
+
+type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate };
+
+export function recordLine(record: SessionRecord): string {
+  return `${JSON.stringify({ r: record })}\n`;
+}
+export function patchLine(patch: Partial<Omit<SessionRecord, "sessionId">>): string {
+  return `${JSON.stringify({ p: patch })}\n`;
+}
+export function updateLine(update: SessionUpdate): string {
+  return `${JSON.stringify({ u: update })}\n`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a log, folding patches into the record. A torn last line is cut off the file. Returns
+ * `undefined` for a log without a readable record (a crash during its creation).
+ */
+export function readLog(path: string): LoadedLog | undefined {
+  const bytes = readFileSync(path);
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  if (end < bytes.length) {
+    const fd = openSync(path, "r+");
+    try {
+      ftruncateSync(fd, end);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  let record: SessionRecord | undefined;
+  const history: SessionUpdate[] = [];
+  let skipped = 0;
+  const text = bytes.subarray(0, end).toString("utf8");
+  let start = 0;
+  while (start < text.length) {
+    const newline = text.indexOf("\n", start);
+    const raw = text.slice(start, newline);
+    start = newline + 1;
+    let line: Line;
+    try {
+      line = JSON.parse(raw) as Line;
+    } catch {
+      skipped++;
+      continue;
+    }
+    if (!isObject(line)) skipped++;
+    else if ("u" in line && isObject(line.u)) history.push(line.u);
+    else if ("r" in line && isObject(line.r)) {
+      record = line.r;
+      history.length = 0;
+    } else if ("p" in line && isObject(line.p) && record !== undefined) record = { ...record, ...line.p };
+    else skipped++;
+  }
+  return record === undefined ? undefined : { record, history, skipped };
+}
+
+/** An open log being appended to. */
+export class LogAppender {
+  #fd: number;
+  constructor(readonly path: string) {
+    this.#fd = openSync(path, "a");
+  }
+  append(line: string): void {
+    writeSync(this.#fd, line);
+  }
+  sync(): void {
+    fdatasyncSync(this.#fd);
+  }
+  close(): void {
+    closeSync(this.#fd);
+  }
+  /** Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to the new one. */
+  rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
+    writeLogAtomically(this.path, record, history, durable);
+    closeSync(this.#fd);
+    this.#fd = openSync(this.path, "a");
+  }
+}
+
+export function writeLogAtomically(
+  path: string,
+  record: SessionRecord,
+  history: readonly SessionUpdate[],
+  durable: boolean,
+): void {
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, "w");
+  try {
+    // Batched into ~64 KiB writes: a compaction of a long history stays a handful of syscalls.
+    let chunk = recordLine(record);
+    for (const update of history) {
+      chunk += updateLine(update);
+      if (chunk.length >= 65536) {
+        writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    if (chunk.length > 0) writeSync(fd, chunk);
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+  if (durable) syncDirectory(dirname(path));
+}
+
+/** Makes a rename or a new file in `dir` survive a power loss (not needed against a process crash). */
+export function syncDirectory(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
