@@ -16,6 +16,7 @@ describe("acp-sample-agent arguments", () => {
       model: "pirate",
       paceMs: 0,
     });
+    expect(parseAgentArgs(["--data-dir", "/tmp/s"]).dataDir).toBe("/tmp/s");
     expect(parseListenAddress("[::1]:9000")).toEqual({ host: "::1", port: 9000 });
   });
   it("refuses bad input with a message naming the flag", () => {
@@ -25,6 +26,7 @@ describe("acp-sample-agent arguments", () => {
     expect(() => parseAgentArgs(["--token", "t"])).toThrow("only applies with --ws");
     expect(() => parseAgentArgs(["--mode", "yolo"])).toThrow("ask or auto");
     expect(() => parseAgentArgs(["--pace", "-1"])).toThrow("--pace");
+    expect(() => parseAgentArgs(["--data-dir="])).toThrow("--data-dir needs a directory");
     expect(() => parseAgentArgs(["--frobnicate"])).toThrow('Unknown argument "--frobnicate"');
   });
 });

@@ -7,6 +7,8 @@ export interface AgentCliOptions {
   /** With `ws`: require `Authorization: Bearer <token>`. */
   token?: string;
   paceMs?: number;
+  /** Keep sessions in this directory (a file store) instead of memory. */
+  dataDir?: string;
   mode?: SampleMode;
   model?: SampleModel;
   verbose: boolean;
@@ -22,6 +24,8 @@ Options:
                      port 0 picks a free one); the bound URL is printed on stderr as
                      "listening on ws://host:port/acp"
   --token T          with --ws: require "Authorization: Bearer T"
+  --data-dir DIR     keep sessions in DIR (created if missing) so that they survive a restart;
+                     default: in memory, lost when the agent exits
   --mode ask|auto    mode new sessions start in (default ask: edits need approval)
   --model plain|pirate  model new sessions start with (changes the wording)
   --pace MS          delay between streamed pieces (default 40, 0 = no delay)
@@ -79,6 +83,10 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
         options.paceMs = pace;
         break;
       }
+      case "--data-dir":
+        options.dataDir = value();
+        if (options.dataDir.length === 0) throw new Error("--data-dir needs a directory");
+        break;
       case "--verbose":
         options.verbose = true;
         break;
