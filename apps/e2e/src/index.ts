@@ -6,4 +6,5 @@ export * from "./interop-matrix.js";
 export * from "./normalize.js";
 export * from "./paths.js";
 export * from "./processes.js";
+export * from "./tcp-balancer.js";
 export * from "./tcp-proxy.js";

@@ -9,6 +9,8 @@ export interface AgentCliOptions {
   paceMs?: number;
   /** Keep sessions in this directory (a file store) instead of memory. */
   dataDir?: string;
+  /** Or in this PostgreSQL database, shared with other instances. */
+  postgres?: string;
   mode?: SampleMode;
   model?: SampleModel;
   verbose: boolean;
@@ -26,6 +28,8 @@ Options:
   --token T          with --ws: require "Authorization: Bearer T"
   --data-dir DIR     keep sessions in DIR (created if missing) so that they survive a restart;
                      default: in memory, lost when the agent exits
+  --postgres URL     keep sessions in PostgreSQL (postgres://user@host:port/db), shared by every
+                     instance given the same URL: any of them resumes any session
   --mode ask|auto    mode new sessions start in (default ask: edits need approval)
   --model plain|pirate  model new sessions start with (changes the wording)
   --pace MS          delay between streamed pieces (default 40, 0 = no delay)
@@ -87,6 +91,10 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
         options.dataDir = value();
         if (options.dataDir.length === 0) throw new Error("--data-dir needs a directory");
         break;
+      case "--postgres":
+        options.postgres = value();
+        if (!/^postgres(ql)?:\/\//.test(options.postgres)) throw new Error("--postgres expects a postgres:// URL");
+        break;
       case "--verbose":
         options.verbose = true;
         break;
@@ -98,6 +106,8 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
         throw new Error(`Unknown argument "${arg}"`);
     }
   }
+  if (options.dataDir !== undefined && options.postgres !== undefined)
+    throw new Error("--data-dir and --postgres are alternatives: give one");
   if (options.token !== undefined && options.ws === undefined) throw new Error("--token only applies with --ws");
   return options;
 }
