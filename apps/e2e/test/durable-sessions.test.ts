@@ -18,6 +18,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   assertBuilt,
   normalizeSnapshot,
+  SAMPLE_AGENT_BIN,
+  SAMPLE_CLIENT_BIN,
+  startProcess,
   startSampleWsAgent,
   startTcpBalancer,
   stopAllProcesses,
@@ -93,6 +96,56 @@ describe("file store: an agent restarted on its --data-dir", () => {
     expect(await turn(resumed, "second")).toEqual(afterSecond);
     const listed = await client.listSessions({ cwd: CWD });
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([session.sessionId]);
+  });
+});
+
+describe("the sample client resuming a session of a restarted sample agent", () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-e2e-cli-data-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Each client run spawns its own agent process over stdio: every run is a restart.
+  const run = async (...args: string[]) => {
+    const agent = ["--", process.execPath, SAMPLE_AGENT_BIN, "--pace", "0", "--data-dir", dir];
+    const p = startProcess(process.execPath, [SAMPLE_CLIENT_BIN, "--no-color", "--yes", ...args, ...agent]);
+    const { code } = await p.exited;
+    return { code, out: p.stdout(), err: p.stderr() };
+  };
+
+  it("--resume replays the history between markers; --resume-policy decides what a failed resume does", async () => {
+    const first = await run("--cwd", "/tmp/demo", "--json", "--prompt", "first prompt");
+    expect(first.code).toBe(0);
+    const sessionId = /"sessionId":"(sess_[^"]+)"/.exec(first.out)?.[1] as string;
+    expect(sessionId).toBeDefined();
+
+    const second = await run("--cwd", "/tmp/demo", "--resume", sessionId, "--prompt", "/help");
+    expect(second.code).toBe(0);
+    const start = second.out.indexOf("┄┄ replayed history ┄┄");
+    const end = second.out.indexOf("┄┄ end of replayed history ┄┄");
+    expect(start).toBeGreaterThan(second.out.indexOf(`session ${sessionId}`));
+    expect(second.out.indexOf("› first prompt")).toBeGreaterThan(start);
+    expect(second.out.indexOf("✔ Run npm test (execute, completed)")).toBeLessThan(end);
+    expect(second.out.indexOf("› /help")).toBeGreaterThan(end);
+
+    const unknown = await run("--cwd", "/tmp/demo", "--resume", "sess_gone", "--prompt", "/help");
+    expect(unknown.code).toBe(0);
+    expect(unknown.out).toContain(
+      "· Session sess_gone could not be resumed (the agent does not know it); started a new session",
+    );
+    expect(unknown.out).not.toContain("replayed history");
+
+    const required = await run(
+      "--cwd",
+      "/tmp/other",
+      "--resume",
+      sessionId,
+      "--resume-policy",
+      "required",
+      "--prompt",
+      "x",
+    );
+    expect(required.code).toBe(1);
+    expect(required.err).toContain(
+      `Cannot resume session ${sessionId}: Session ${sessionId} belongs to /tmp/demo, not /tmp/other`,
+    );
   });
 });
 

@@ -14,6 +14,15 @@ export {
 export { NotAdvertisedError } from "./errors.js";
 export type { Logger } from "./logger.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
+export {
+  classifyResumeFailure,
+  type OpenedSession,
+  type OpenSessionOptions,
+  openSession,
+  type ResumeFailure,
+  type ResumePolicy,
+  ResumeRefusedError,
+} from "./resume-policy.js";
 export type { ClientSession, ConfigValue, PromptOptions } from "./session.js";
 export * from "./store/index.js";
 export type { ForegroundWork, StopReason, Turn, TurnResult } from "./turn.js";
