@@ -6,9 +6,9 @@
  *   DIR/sessions/<id>.jsonl  one append-only log per session (see session-log.ts)
  *
  * Every call is synchronous: when it returns, the line is in the kernel (a `kill -9` cannot lose
- * it); `durability` decides when it is also forced to the disk (a power loss). History is kept
- * folded like the in-memory store's: once a log holds twice as many updates as its last
- * compaction, it is rewritten with `compactHistory` (shared with `@acp-kit/agent`).
+ * it); `durability` decides when it is also forced to the disk (a power loss). History is folded
+ * with `compactHistory` (shared with `@acp-kit/agent`): once a log is twice its size after its
+ * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -41,6 +41,8 @@ export interface FileSessionStoreOptions {
   maxSessions?: number;
   /** Delete sessions that have been closed (not open in this process) for longer than this. */
   closedSessionTtlMs?: number;
+  /** A log is compacted once twice its size after its last compaction, and at least this. Default 256 KiB. */
+  minCompactionBytes?: number;
   logger?: Logger;
   /** Clock, for retention. Default `Date.now`. */
   now?: () => number;
@@ -49,11 +51,15 @@ export interface FileSessionStoreOptions {
 interface Loaded {
   record: SessionRecord;
   history: SessionUpdate[];
-  compactedLength: number;
   log: LogAppender;
 }
 
-const MIN_COMPACTION_LENGTH = 256;
+/**
+ * A log is compacted once it is twice its size after the last compaction (and at least this).
+ * Bytes, not updates: folded chunks keep their content, so a history's folded size grows with
+ * every chunk, and rewriting it per N updates would cost O(history) per N appends.
+ */
+const DEFAULT_MIN_COMPACTION_BYTES = 256 * 1024;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const CURSOR_PREFIX = "after:";
@@ -76,6 +82,7 @@ export class FileSessionStore implements SessionStore {
   readonly #claims = new Map<string, number>();
   readonly #maxSessions: number;
   readonly #ttlMs: number;
+  readonly #minCompactionBytes: number;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   #nextSeq = 0;
@@ -87,6 +94,7 @@ export class FileSessionStore implements SessionStore {
     this.durability = options.durability ?? "turn";
     this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
     this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
+    this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#sessionsDir = join(this.dir, "sessions");
@@ -107,14 +115,14 @@ export class FileSessionStore implements SessionStore {
     const file = fileNameFor(record.sessionId);
     const path = join(this.#sessionsDir, file);
     const copy = structuredClone(record);
-    writeLogAtomically(path, copy, [], this.durability !== "none");
+    const bytes = writeLogAtomically(path, copy, [], this.durability !== "none");
     this.#index.set(record.sessionId, {
       sessionId: record.sessionId,
       seq: this.#nextSeq++,
       file,
       ...indexFields(copy),
     });
-    this.#remember(record.sessionId, { record: copy, history: [], compactedLength: 0, log: new LogAppender(path) });
+    this.#remember(record.sessionId, { record: copy, history: [], log: new LogAppender(path, bytes) });
     this.#applyRetention(record.sessionId);
     this.#saveIndex();
   }
@@ -145,10 +153,10 @@ export class FileSessionStore implements SessionStore {
     loaded.log.append(updateLine(update));
     loaded.history.push(update);
     if (this.durability === "append") loaded.log.sync();
-    if (loaded.history.length >= Math.max(MIN_COMPACTION_LENGTH, loaded.compactedLength * 2)) {
+    const { log } = loaded;
+    if (log.bytes >= Math.max(this.#minCompactionBytes, log.rewrittenBytes * 2)) {
       loaded.history = compactHistory(loaded.history);
-      loaded.compactedLength = loaded.history.length;
-      loaded.log.rewrite(loaded.record, loaded.history, this.durability !== "none");
+      log.rewrite(loaded.record, loaded.history, this.durability !== "none");
     }
   }
 
@@ -291,8 +299,7 @@ export class FileSessionStore implements SessionStore {
     const loaded: Loaded = {
       record: log.record,
       history: log.history,
-      compactedLength: log.history.length,
-      log: new LogAppender(path),
+      log: new LogAppender(path, log.bytes),
     };
     this.#remember(sessionId, loaded);
     return loaded;

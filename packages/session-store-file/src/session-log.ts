@@ -26,6 +26,8 @@ export interface LoadedLog {
   history: SessionUpdate[];
   /** Lines that could not be read (a torn tail is not counted: it is expected after a crash). */
   skipped: number;
+  /** The log's size once a torn tail is cut off. */
+  bytes: number;
 }
 
 type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate };
@@ -83,17 +85,25 @@ export function readLog(path: string): LoadedLog | undefined {
     } else if ("p" in line && isObject(line.p) && record !== undefined) record = { ...record, ...line.p };
     else skipped++;
   }
-  return record === undefined ? undefined : { record, history, skipped };
+  return record === undefined ? undefined : { record, history, skipped, bytes: end };
 }
 
 /** An open log being appended to. */
 export class LogAppender {
   #fd: number;
-  constructor(readonly path: string) {
+  /** Bytes in the log, and right after its last rewrite (compaction decides on these). */
+  bytes: number;
+  rewrittenBytes: number;
+  constructor(
+    readonly path: string,
+    bytes: number,
+  ) {
     this.#fd = openSync(path, "a");
+    this.bytes = bytes;
+    this.rewrittenBytes = bytes;
   }
   append(line: string): void {
-    writeSync(this.#fd, line);
+    this.bytes += writeSync(this.#fd, line);
   }
   sync(): void {
     fdatasyncSync(this.#fd);
@@ -103,9 +113,11 @@ export class LogAppender {
   }
   /** Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to the new one. */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
-    writeLogAtomically(this.path, record, history, durable);
+    const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
+    this.bytes = bytes;
+    this.rewrittenBytes = bytes;
   }
 }
 
@@ -114,26 +126,28 @@ export function writeLogAtomically(
   record: SessionRecord,
   history: readonly SessionUpdate[],
   durable: boolean,
-): void {
+): number {
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, "w");
+  let bytes = 0;
   try {
     // Batched into ~64 KiB writes: a compaction of a long history stays a handful of syscalls.
     let chunk = recordLine(record);
     for (const update of history) {
       chunk += updateLine(update);
       if (chunk.length >= 65536) {
-        writeSync(fd, chunk);
+        bytes += writeSync(fd, chunk);
         chunk = "";
       }
     }
-    if (chunk.length > 0) writeSync(fd, chunk);
+    if (chunk.length > 0) bytes += writeSync(fd, chunk);
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, path);
   if (durable) syncDirectory(dirname(path));
+  return bytes;
 }
 
 /** Makes a rename or a new file in `dir` survive a power loss (not needed against a process crash). */

@@ -52,7 +52,7 @@ function chunksOf(store: FileSessionStore): Map<string, string[]> {
   }[]) {
     byMessage.set(
       update.messageId,
-      update.content.map((c) => c.text),
+      update.content.map((c) => c.text.slice(0, c.text.indexOf(":"))),
     );
   }
   return byMessage;

@@ -7,7 +7,7 @@
  * Writes are queued per session and applied in call order (see session-writes.ts); reads of a
  * session wait for the writes this process queued for it. History is folded with
  * `compactHistory` from `@acp-kit/agent` (as by the in-memory store): once a session's rows
- * reach twice what its last compaction left, they are replaced by the folded history in one
+ * hold twice the JSON its last compaction left, they are replaced by the folded history in one
  * transaction.
  */
 import {
@@ -36,7 +36,12 @@ export interface PostgresSessionStoreOptions {
   logger?: Logger;
 }
 
-const MIN_COMPACTION_LENGTH = 1024;
+/**
+ * Rows are compacted once their JSON is twice its size after the last compaction (and at least
+ * this). Bytes, not rows: folded chunks keep their content, so compacting per N rows would
+ * rewrite a growing history every N appends.
+ */
+const MIN_COMPACTION_BYTES = 256 * 1024;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,18})$/;
 /** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
@@ -215,31 +220,37 @@ export class PostgresSessionStore implements SessionStore {
   async #flush(writes: SessionWrites, batch: SessionUpdate[]): Promise<void> {
     await this.ready();
     if (writes.nextPosition === undefined) {
-      const { rows } = await this.#pool.query<{ last: string }>(
-        "SELECT COALESCE(MAX(position), 0) AS last FROM acp_kit_session_updates WHERE session_id = $1",
+      const { rows } = await this.#pool.query<{ last: string; bytes: string }>(
+        `SELECT COALESCE(MAX(position), 0) AS last, COALESCE(SUM(octet_length(body::text)), 0) AS bytes
+         FROM acp_kit_session_updates WHERE session_id = $1`,
         [writes.sessionId],
       );
-      const last = Number(rows[0]?.last ?? 0);
-      writes.nextPosition = last + 1;
-      writes.compactedLength = last;
-      writes.sinceCompaction = 0;
+      writes.nextPosition = Number(rows[0]?.last ?? 0) + 1;
+      writes.bytes = Number(rows[0]?.bytes ?? 0);
+      writes.compactedBytes = writes.bytes;
     }
     for (let start = 0; start < batch.length; start += MAX_BATCH) {
       const part = batch.slice(start, start + MAX_BATCH);
-      await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
+      writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
       writes.nextPosition += part.length;
-      writes.sinceCompaction += part.length;
     }
-    const total = writes.compactedLength + writes.sinceCompaction;
-    if (total >= Math.max(MIN_COMPACTION_LENGTH, writes.compactedLength * 2)) await this.#compact(writes);
+    if (writes.bytes >= Math.max(MIN_COMPACTION_BYTES, writes.compactedBytes * 2)) await this.#compact(writes);
   }
 
-  #insert(db: pg.Pool | pg.PoolClient, sessionId: string, first: number, updates: SessionUpdate[]): Promise<unknown> {
-    return db.query(
+  /** Inserts `updates` at positions `first`...; resolves with their JSON length. */
+  async #insert(
+    db: pg.Pool | pg.PoolClient,
+    sessionId: string,
+    first: number,
+    updates: SessionUpdate[],
+  ): Promise<number> {
+    const bodies = updates.map((u) => JSON.stringify(u));
+    await db.query(
       `INSERT INTO acp_kit_session_updates (session_id, position, body)
        SELECT $1, $2::bigint + t.ord - 1, t.body FROM unnest($3::json[]) WITH ORDINALITY AS t(body, ord)`,
-      [sessionId, first, updates.map((u) => JSON.stringify(u))],
+      [sessionId, first, bodies],
     );
+    return bodies.reduce((n, body) => n + body.length, 0);
   }
 
   async #rows(db: pg.Pool | pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
@@ -257,12 +268,13 @@ export class PostgresSessionStore implements SessionStore {
       await client.query("BEGIN");
       const compacted = compactHistory(await this.#rows(client, writes.sessionId));
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
+      let bytes = 0;
       for (let start = 0; start < compacted.length; start += MAX_BATCH)
-        await this.#insert(client, writes.sessionId, start + 1, compacted.slice(start, start + MAX_BATCH));
+        bytes += await this.#insert(client, writes.sessionId, start + 1, compacted.slice(start, start + MAX_BATCH));
       await client.query("COMMIT");
       writes.nextPosition = compacted.length + 1;
-      writes.compactedLength = compacted.length;
-      writes.sinceCompaction = 0;
+      writes.bytes = bytes;
+      writes.compactedBytes = bytes;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;

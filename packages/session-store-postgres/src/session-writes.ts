@@ -11,9 +11,9 @@ export class SessionWrites {
   #flushQueued = false;
   /** Next position to write; undefined until read from the table (after a takeover, say). */
   nextPosition: number | undefined;
-  /** Updates in the table after its last compaction, and how many that compaction left. */
-  sinceCompaction = 0;
-  compactedLength = 0;
+  /** JSON bytes in the table, and right after its last compaction (compaction decides on these). */
+  bytes = 0;
+  compactedBytes = 0;
 
   constructor(
     readonly sessionId: string,
