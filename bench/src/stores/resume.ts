@@ -32,7 +32,7 @@ async function resumeLatencies(kind: StoreKind): Promise<number[]> {
       const server = await createAcpWebSocketServer({
         host: "127.0.0.1",
         port: 0,
-        onConnection: (t) => agent.serve(t),
+        onConnection: (t) => void agent.serve(t),
       });
       const client = await connectToAgent(await connectWebSocket(server.url), { info });
       const start = performance.now();

@@ -2,7 +2,8 @@
 //
 // The stdio stream case with the file store on: a defineAgent agent child streams N
 // agent_message_chunk updates in one turn to connectToAgent over stdio pipes; the client times
-// the turn (prompt sent to idle received). Memory store vs file store (durability "turn"),
+// the turn (prompt sent to idle received). Memory store vs file store (default: one write per
+// line, durability "turn") vs file store with batched writes (one write per event-loop turn),
 // alternating, fresh processes each round; median of R rounds. Target: file ≥ 0.8× memory.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,9 +20,17 @@ const count = option("--count", 20_000);
 const TARGET = 0.8;
 const agentScript = fileURLToPath(new URL("./stream-agent.ts", import.meta.url));
 
-async function chunksPerSecond(store: "memory" | "file"): Promise<number> {
-  const dir = store === "file" ? mkdtempSync(join(tmpdir(), "acp-bench-stream-")) : undefined;
-  const env = { ...process.env, ACP_BENCH_COUNT: String(count), ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}) };
+type Store = "memory" | "file" | "file-batched";
+const STORES: Store[] = ["memory", "file", "file-batched"];
+
+async function chunksPerSecond(store: Store): Promise<number> {
+  const dir = store !== "memory" ? mkdtempSync(join(tmpdir(), "acp-bench-stream-")) : undefined;
+  const env = {
+    ...process.env,
+    ACP_BENCH_COUNT: String(count),
+    ACP_BENCH_BATCH: store === "file-batched" ? "1" : "0",
+    ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}),
+  };
   const agent = spawnAgent(process.execPath, ["--import", "tsx", agentScript], { env, stderr: "inherit" });
   try {
     const client = await connectToAgent(agent.transport, { info: { name: "bench", version: "1.0.0" } });
@@ -37,9 +46,9 @@ async function chunksPerSecond(store: "memory" | "file"): Promise<number> {
   }
 }
 
-const samples = { memory: [] as number[], file: [] as number[] };
+const samples: Record<Store, number[]> = { memory: [], file: [], "file-batched": [] };
 for (let round = 0; round < rounds; round++) {
-  for (const store of ["memory", "file"] as const) {
+  for (const store of STORES) {
     if (!json) process.stderr.write(`round ${round + 1}/${rounds}: ${store}\n`);
     samples[store].push(await chunksPerSecond(store));
   }
@@ -50,6 +59,7 @@ const figure = (list: number[]) => ({
   max: Math.round(Math.max(...list)),
 });
 const ratio = round2(median(samples.file) / median(samples.memory));
+const batchedRatio = round2(median(samples["file-batched"]) / median(samples.memory));
 const report = {
   benchmark: "stores/stdio-stream",
   unit: "chunks per second",
@@ -57,19 +67,25 @@ const report = {
   rounds,
   memory: figure(samples.memory),
   file: figure(samples.file),
+  fileBatched: figure(samples["file-batched"]),
   fileVsMemory: ratio,
+  fileBatchedVsMemory: batchedRatio,
   target: TARGET,
   met: ratio >= TARGET,
 };
 if (json) console.log(JSON.stringify(report));
 else {
   console.log(`stdio stream, ${count.toLocaleString()} chunks in one turn, chunks/s (median of ${rounds} [min-max])`);
-  for (const store of ["memory", "file"] as const) {
-    const f = report[store];
+  for (const [store, f] of [
+    ["memory", report.memory],
+    ["file", report.file],
+    ["file-batched", report.fileBatched],
+  ] as const) {
     console.log(
-      `  ${store.padEnd(7)} ${f.median.toLocaleString().padStart(9)} [${f.min.toLocaleString()}-${f.max.toLocaleString()}]`,
+      `  ${store.padEnd(12)} ${f.median.toLocaleString().padStart(9)} [${f.min.toLocaleString()}-${f.max.toLocaleString()}]`,
     );
   }
   console.log(`  file / memory ${ratio} (target ≥ ${TARGET}: ${verdict(report.met)})`);
+  console.log(`  file-batched / memory ${batchedRatio} (target ≥ ${TARGET}: ${verdict(batchedRatio >= TARGET)})`);
   console.log(JSON.stringify(report));
 }

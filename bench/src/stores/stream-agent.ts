@@ -1,12 +1,14 @@
 // Child of stdio-stream.ts: a defineAgent agent over stdio whose every turn streams COUNT chunks,
-// with its sessions in memory or (ACP_BENCH_DATA_DIR set) in a file store.
+// with its sessions in memory or (ACP_BENCH_DATA_DIR set) in a file store (ACP_BENCH_BATCH=1:
+// with batched writes).
 import { defineAgent, type SessionStore } from "@acp-kit/agent";
 import { FileSessionStore } from "@acp-kit/session-store-file";
 import { stdioTransport } from "@acp-kit/transport-stdio";
 
 const dir = process.env.ACP_BENCH_DATA_DIR;
 const count = Number(process.env.ACP_BENCH_COUNT ?? 20_000);
-const sessionStore: SessionStore | undefined = dir ? new FileSessionStore({ dir }) : undefined;
+const batchWrites = process.env.ACP_BENCH_BATCH === "1";
+const sessionStore: SessionStore | undefined = dir ? new FileSessionStore({ dir, batchWrites }) : undefined;
 const text = "Hello from the benchmark, a chunk of a streamed answer....";
 const agent = defineAgent({
   info: { name: "bench", version: "1.0.0" },

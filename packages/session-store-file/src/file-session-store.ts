@@ -5,9 +5,10 @@
  *   DIR/index.json           list metadata (see session-index.ts)
  *   DIR/sessions/<id>.jsonl  one append-only log per session (see session-log.ts)
  *
- * Every call is synchronous: when it returns, the line is in the kernel (a `kill -9` cannot lose
- * it); `durability` decides when it is also forced to the disk (a power loss). History is folded
- * with `compactHistory` (shared with `@acp-kit/agent`): once a log is twice its size after its
+ * Every call is synchronous: when it returns, its line is in the kernel, so a `kill -9` cannot
+ * lose it (with `batchWrites`, the lines of one event-loop turn go in one write at its end).
+ * `durability` decides when lines are also forced to the disk (a power loss). History is folded
+ * with `compactHistory` (shared with `@acp-kit/agent`): once a log is 4× its size after its
  * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
@@ -41,7 +42,13 @@ export interface FileSessionStoreOptions {
   maxSessions?: number;
   /** Delete sessions that have been closed (not open in this process) for longer than this. */
   closedSessionTtlMs?: number;
-  /** A log is compacted once twice its size after its last compaction, and at least this. Default 256 KiB. */
+  /**
+   * Write the lines of one event-loop turn in one `write` at its end rather than one `write` per
+   * line: fewer system calls while a turn streams, but a `kill -9` then loses the lines of the
+   * turn it lands in (the updates being sent at that moment). Default false.
+   */
+  batchWrites?: boolean;
+  /** A log is compacted once 4× its size after its last compaction, and at least this. Default 1 MiB. */
   minCompactionBytes?: number;
   logger?: Logger;
   /** Clock, for retention. Default `Date.now`. */
@@ -55,11 +62,17 @@ interface Loaded {
 }
 
 /**
- * A log is compacted once it is twice its size after the last compaction (and at least this).
+ * A log is compacted once it is COMPACTION_GROWTH times its size after the last compaction (and
+ * at least this).
  * Bytes, not updates: folded chunks keep their content, so a history's folded size grows with
  * every chunk, and rewriting it per N updates would cost O(history) per N appends.
  */
-const DEFAULT_MIN_COMPACTION_BYTES = 256 * 1024;
+const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
+/**
+ * Twice would keep logs smaller, but a streamed answer barely shrinks when folded (its chunks'
+ * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
+ */
+const COMPACTION_GROWTH = 4;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const CURSOR_PREFIX = "after:";
@@ -83,6 +96,7 @@ export class FileSessionStore implements SessionStore {
   readonly #maxSessions: number;
   readonly #ttlMs: number;
   readonly #minCompactionBytes: number;
+  readonly #batched: boolean;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   #nextSeq = 0;
@@ -95,6 +109,7 @@ export class FileSessionStore implements SessionStore {
     this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
     this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
     this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
+    this.#batched = (options.batchWrites ?? false) && this.durability !== "append";
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#sessionsDir = join(this.dir, "sessions");
@@ -122,7 +137,7 @@ export class FileSessionStore implements SessionStore {
       file,
       ...indexFields(copy),
     });
-    this.#remember(record.sessionId, { record: copy, history: [], log: new LogAppender(path, bytes) });
+    this.#remember(record.sessionId, { record: copy, history: [], log: this.#appender(path, bytes) });
     this.#applyRetention(record.sessionId);
     this.#saveIndex();
   }
@@ -136,7 +151,7 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     const copy = structuredClone(patch);
-    loaded.log.append(patchLine(copy));
+    loaded.log.append(patchLine(copy), this.#batched);
     loaded.record = { ...loaded.record, ...copy };
     // A recorded stop is the end of a run: the turn boundary `"turn"` durability syncs on.
     if (this.durability === "append" || (this.durability === "turn" && "lastStop" in copy)) loaded.log.sync();
@@ -150,11 +165,11 @@ export class FileSessionStore implements SessionStore {
   appendUpdate(sessionId: string, update: SessionUpdate): void {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
-    loaded.log.append(updateLine(update));
     loaded.history.push(update);
+    loaded.log.append(updateLine(update), this.#batched);
     if (this.durability === "append") loaded.log.sync();
     const { log } = loaded;
-    if (log.bytes >= Math.max(this.#minCompactionBytes, log.rewrittenBytes * 2)) {
+    if (log.bytes >= Math.max(this.#minCompactionBytes, log.rewrittenBytes * COMPACTION_GROWTH)) {
       loaded.history = compactHistory(loaded.history);
       log.rewrite(loaded.record, loaded.history, this.durability !== "none");
     }
@@ -299,7 +314,7 @@ export class FileSessionStore implements SessionStore {
     const loaded: Loaded = {
       record: log.record,
       history: log.history,
-      log: new LogAppender(path, log.bytes),
+      log: this.#appender(path, log.bytes),
     };
     this.#remember(sessionId, loaded);
     return loaded;
@@ -315,6 +330,12 @@ export class FileSessionStore implements SessionStore {
       other.log.close();
       this.#loaded.delete(id);
     }
+  }
+
+  #appender(path: string, bytes: number): LogAppender {
+    return new LogAppender(path, bytes, (error) =>
+      this.#logger?.error?.("Session log write failed; the updates of that batch are not stored", { path, error }),
+    );
   }
 
   #remove(sessionId: string): boolean {

@@ -3,8 +3,9 @@
  *   {"r": SessionRecord}   the full record (the first line, and the first after a compaction)
  *   {"p": patch}           a shallow patch of the record
  *   {"u": SessionUpdate}   one history update
- * A line is written with a single `write` on an append-mode descriptor, so a crash can only
- * tear the last line; reading drops a torn tail and truncates it away before appending again.
+ * Each line is written with a single `write` on an append-mode descriptor as it is appended
+ * (or, with batched writes, the lines of one event-loop turn in one `write` at its end), so a
+ * crash can only tear the last write; reading drops a torn tail and truncates it away.
  * Compaction writes a new file and renames it over the old one, so a reader sees one or the other.
  */
 import {
@@ -39,7 +40,8 @@ export function patchLine(patch: Partial<Omit<SessionRecord, "sessionId">>): str
   return `${JSON.stringify({ p: patch })}\n`;
 }
 export function updateLine(update: SessionUpdate): string {
-  return `${JSON.stringify({ u: update })}\n`;
+  // The same text as JSON.stringify({ u: update }), without the wrapper object.
+  return `{"u":${JSON.stringify(update)}}\n`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -91,28 +93,61 @@ export function readLog(path: string): LoadedLog | undefined {
 /** An open log being appended to. */
 export class LogAppender {
   #fd: number;
-  /** Bytes in the log, and right after its last rewrite (compaction decides on these). */
+  #pending = "";
+  #scheduled = false;
+  #closed = false;
+  /** Bytes in the log (pending lines included), and right after its last rewrite (compaction decides on these). */
   bytes: number;
   rewrittenBytes: number;
   constructor(
     readonly path: string,
     bytes: number,
+    /** A batched write that failed (nobody to throw to there). */
+    readonly onError: (error: unknown) => void,
   ) {
     this.#fd = openSync(path, "a");
     this.bytes = bytes;
     this.rewrittenBytes = bytes;
   }
-  append(line: string): void {
-    this.bytes += writeSync(this.#fd, line);
+  /** Writes a line, or with `batched` queues it for one write at the end of this event-loop turn. */
+  append(line: string, batched: boolean): void {
+    this.#pending += line;
+    this.bytes += line.length;
+    if (!batched) this.flush();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        try {
+          this.flush();
+        } catch (error) {
+          this.onError(error);
+        }
+      });
+    }
   }
+  /** Writes the queued lines now. */
+  flush(): void {
+    if (this.#pending.length === 0 || this.#closed) return;
+    const text = this.#pending;
+    this.#pending = "";
+    writeSync(this.#fd, text);
+  }
+  /** Writes the queued lines and forces the log to the disk. */
   sync(): void {
+    this.flush();
     fdatasyncSync(this.#fd);
   }
   close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
     closeSync(this.#fd);
   }
   /** Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to the new one. */
+  /** `record` and `history` include the queued lines, which are therefore dropped. */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
+    this.#pending = "";
     const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");

@@ -17,10 +17,14 @@ const dir = mkdtempSync(join(tmpdir(), "acp-kill-loop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the writer, waits until it appended a little, kills it after `delayMs`; returns its last report. */
-async function runAndKill(round: number, delayMs: number, durability: string): Promise<number> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", writer, dir, String(round), durability], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+async function runAndKill(round: number, delayMs: number, durability: string, batch: string): Promise<number> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", writer, dir, String(round), durability, batch],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let reported = 0;
   let buffer = "";
   const started = new Promise<void>((resolve, reject) => {
@@ -64,7 +68,9 @@ describe("kill -9 while appending", () => {
     const durabilities = ["turn", "none", "append"];
     for (let round = 0; round < ROUNDS; round++) {
       const durability = durabilities[round % durabilities.length] as string;
-      const reported = await runAndKill(round, 5 + Math.floor(Math.random() * 120), durability);
+      // Line-by-line writes in odd rounds, batched writes in even ones.
+      const batch = round % 2 === 0 ? "batch" : "lines";
+      const reported = await runAndKill(round, 5 + Math.floor(Math.random() * 120), durability, batch);
       const store = new FileSessionStore({ dir });
       try {
         const record = store.get("s");
