@@ -84,14 +84,15 @@ describe("FileSessionStore", () => {
     );
   });
 
-  it("compacts a long log in place (atomically) and replays the same history", () => {
-    let store = open({ dir: tempDir() });
+  it("compacts a long log in place (atomically) at the end of a run, and replays the same history", () => {
+    let store = open({ dir: tempDir(), minCompactionBytes: 64 * 1024 });
     store.create(record("a"));
     const all: SessionUpdate[] = [];
     for (let i = 0; i < 5000; i++) {
-      const update = chunk(`m${i % 7}`, `${i}`.padEnd(200, "."));
+      const update = chunk(`m${i % 7}`, `${i}`.padEnd(100, "."));
       all.push(update);
       store.appendUpdate("a", update);
+      if (i % 500 === 499) store.update("a", { lastStop: { stopReason: "end_turn" } });
     }
     expect(store.history("a")).toEqual(compactHistory(all));
     // Rewritten: it starts with the record and folded messages, not with 5000 update lines.
@@ -101,6 +102,17 @@ describe("FileSessionStore", () => {
     store = reopen(store);
     expect(store.history("a")).toEqual(compactHistory(all));
     expect(readdirSync(join(store.dir, "sessions"))).toEqual(["a.jsonl"]);
+  });
+
+  it("compacts within a run only once the log ran away (16x its last size and the minimum)", () => {
+    const store = open({ dir: tempDir(), minCompactionBytes: 4 * 1024 });
+    store.create(record("a"));
+    const path = join(store.dir, "sessions", "a.jsonl");
+    const lines = () => readFileSync(path, "utf8").split("\n").length - 1;
+    for (let i = 0; i < 300; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    expect(lines()).toBe(301);
+    for (let i = 300; i < 1000; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    expect(lines()).toBeLessThan(1001);
   });
 
   it("drops a torn last line (a crash mid-append) and appends cleanly after it", () => {

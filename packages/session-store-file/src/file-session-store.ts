@@ -24,7 +24,7 @@ import {
 import type { Logger, SessionUpdate } from "@acp-kit/protocol";
 import { DirectoryLock } from "./directory-lock.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
-import { LogAppender, patchLine, readLog, syncDirectory, updateLine, writeLogAtomically } from "./session-log.js";
+import { LogAppender, patchLine, readLog, updateLine, writeLogAtomically } from "./session-log.js";
 
 /**
  * When appended lines are forced to the disk (`fdatasync`):
@@ -73,6 +73,12 @@ const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
  * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
  */
 const COMPACTION_GROWTH = 4;
+/**
+ * Compactions wait for the end of a run (see `update`), unless a run's log grows this much (and
+ * past this many times the minimum): a compaction syncs the disk, which a streaming turn should
+ * not wait for.
+ */
+const RUNAWAY_GROWTH = 16;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const CURSOR_PREFIX = "after:";
@@ -153,7 +159,9 @@ export class FileSessionStore implements SessionStore {
     const copy = structuredClone(patch);
     loaded.log.append(patchLine(copy), this.#batched);
     loaded.record = { ...loaded.record, ...copy };
-    // A recorded stop is the end of a run: the turn boundary `"turn"` durability syncs on.
+    // A recorded stop is the end of a run: the turn boundary where logs are compacted and
+    // `"turn"` durability syncs.
+    if ("lastStop" in copy) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
     if (this.durability === "append" || (this.durability === "turn" && "lastStop" in copy)) loaded.log.sync();
     const entry = this.#index.get(sessionId);
     if (entry !== undefined && ("title" in copy || "updatedAt" in copy || "additionalDirectories" in copy)) {
@@ -168,11 +176,8 @@ export class FileSessionStore implements SessionStore {
     loaded.history.push(update);
     loaded.log.append(updateLine(update), this.#batched);
     if (this.durability === "append") loaded.log.sync();
-    const { log } = loaded;
-    if (log.bytes >= Math.max(this.#minCompactionBytes, log.rewrittenBytes * COMPACTION_GROWTH)) {
-      loaded.history = compactHistory(loaded.history);
-      log.rewrite(loaded.record, loaded.history, this.durability !== "none");
-    }
+    // Within a run only a runaway log is compacted (a compaction syncs the disk).
+    this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
   }
 
   history(sessionId: string): readonly SessionUpdate[] {
@@ -332,6 +337,13 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
+  #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
+    const { log } = loaded;
+    if (log.bytes < Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth)) return;
+    loaded.history = compactHistory(loaded.history);
+    log.rewrite(loaded.record, loaded.history, this.durability !== "none");
+  }
+
   #appender(path: string, bytes: number): LogAppender {
     return new LogAppender(path, bytes, (error) =>
       this.#logger?.error?.("Session log write failed; the updates of that batch are not stored", { path, error }),
@@ -368,9 +380,8 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
+  /** Not synced: after a power loss a stale or missing index is rebuilt from the logs. */
   #saveIndex(): void {
-    const durable = this.durability !== "none";
-    writeIndex(this.#indexPath, this.#nextSeq, this.#index.values(), durable);
-    if (durable) syncDirectory(this.dir);
+    writeIndex(this.#indexPath, this.#nextSeq, this.#index.values());
   }
 }

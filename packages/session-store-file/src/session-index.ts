@@ -3,7 +3,7 @@
  * was closed, for retention), rewritten whole and atomically (write-then-rename). The logs are
  * the truth; the index is rebuilt from them for any session it misses.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { SessionRecord } from "@acp-kit/agent";
 import type { SessionInfo } from "@acp-kit/protocol";
 
@@ -40,13 +40,13 @@ export function readIndex(path: string): { nextSeq: number; sessions: IndexEntry
   return { nextSeq: Number.isSafeInteger(parsed.nextSeq) ? parsed.nextSeq : 0, sessions: parsed.sessions };
 }
 
-export function writeIndex(path: string, nextSeq: number, sessions: Iterable<IndexEntry>, durable: boolean): void {
+/** Replaces the index atomically (never synced: a stale or missing index is rebuilt from the logs). */
+export function writeIndex(path: string, nextSeq: number, sessions: Iterable<IndexEntry>): void {
   const body: IndexFile = { version: 1, nextSeq, sessions: [...sessions] };
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, "w");
   try {
     writeSync(fd, JSON.stringify(body));
-    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
