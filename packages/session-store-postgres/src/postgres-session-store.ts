@@ -31,6 +31,12 @@ export interface PostgresSessionStoreOptions {
   pool?: pg.Pool;
   /** Connection settings for the lock connection when `pool` is given. Default: the pool's options. */
   lockConnection?: pg.ClientConfig;
+  /**
+   * How long `claim` keeps retrying a session another process holds before it throws
+   * `SessionBusyError`. Default 2000 ms: enough for the server to notice a holder that died, or
+   * for a holder whose client reconnected elsewhere to finish its run and let go.
+   */
+  lockWaitMs?: number;
   /** Apply missing migrations on first use. Default true (see `migrate`). */
   migrate?: boolean;
   logger?: Logger;
@@ -76,6 +82,7 @@ export class PostgresSessionStore implements SessionStore {
       this.#pool.on("error", (error) => this.#logger?.error?.("Idle session store connection failed", { error }));
     this.#locks = new SessionLocks(
       options.lockConnection ?? { connectionString: options.connectionString, ...(options.pool?.options ?? {}) },
+      options.lockWaitMs ?? 2000,
       options.logger,
     );
   }

@@ -25,7 +25,11 @@ export class SessionLocks {
   readonly #claiming = new Map<string, Promise<void>>();
   #client: Promise<pg.Client> | undefined;
 
-  constructor(config: pg.ClientConfig, logger?: Logger) {
+  readonly #waitMs: number;
+
+  /** `waitMs`: how long a claim retries a held lock before it reports the session busy. */
+  constructor(config: pg.ClientConfig, waitMs: number, logger?: Logger) {
+    this.#waitMs = waitMs;
     // The holder's name shows in pg_stat_activity, and in the busy error of the instance refused.
     this.#config = { ...config, application_name: `acp-kit ${hostname()} pid ${process.pid}`, keepAlive: true };
     this.#logger = logger;
@@ -72,11 +76,20 @@ export class SessionLocks {
     await client.query("SELECT pg_advisory_unlock($1::bigint)", [lockKey(sessionId)]);
   }
 
+  /**
+   * Retries for a while: a holder that just died is seen by the server only once it reads the
+   * closed socket, and a holder whose client moved here releases once its last run ended.
+   */
   async #take(sessionId: string): Promise<void> {
     const client = await this.#connection();
     const key = lockKey(sessionId);
-    const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [key]);
-    if (rows[0]?.ok !== true) throw new SessionBusyError(sessionId, `held by ${await this.#holder(client, key)}`);
+    const deadline = Date.now() + this.#waitMs;
+    for (;;) {
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [key]);
+      if (rows[0]?.ok === true) break;
+      if (Date.now() >= deadline) throw new SessionBusyError(sessionId, `held by ${await this.#holder(client, key)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     this.#locked.add(sessionId);
   }
 

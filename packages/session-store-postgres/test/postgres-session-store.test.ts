@@ -25,8 +25,8 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
   const stores: PostgresSessionStore[] = [];
   let n = 0;
   const id = (name: string) => `${name}-${++n}`;
-  const open = () => {
-    const store = new PostgresSessionStore({ pool });
+  const open = (lockWaitMs = 0) => {
+    const store = new PostgresSessionStore({ pool, lockWaitMs });
     stores.push(store);
     return store;
   };
@@ -184,6 +184,24 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
         { timeout: 5000 },
       )
       .toBe("claimed");
+  });
+
+  it("a claim waits up to lockWaitMs for the holder to let go", async () => {
+    const a = open();
+    const patient = open(3000);
+    const s = id("wait");
+    await a.create(record(s));
+    await a.claim(s);
+    const started = Date.now();
+    const claimed = patient.claim(s);
+    await new Promise((r) => setTimeout(r, 300));
+    await a.release(s);
+    await claimed;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const impatient = open(200);
+    const t0 = Date.now();
+    await expect(impatient.claim(s)).rejects.toThrow(SessionBusyError);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
   });
 
   it("a takeover continues the history where the previous owner stopped", async () => {
