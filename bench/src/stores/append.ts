@@ -60,7 +60,7 @@ else {
   console.log(`appendUpdate, µs per chunk (10k: median of ${rounds} [min-max]; ${large.toLocaleString()}: one run)`);
   for (const [kind, r] of Object.entries(results))
     console.log(
-      `  ${kind.padEnd(9)} 10k ${r.small.median.toFixed(2).padStart(7)} [${r.small.min.toFixed(2)}-${r.small.max.toFixed(2)}]   ` +
+      `  ${kind.padEnd(12)} 10k ${r.small.median.toFixed(2).padStart(7)} [${r.small.min.toFixed(2)}-${r.small.max.toFixed(2)}]   ` +
         `${large.toLocaleString()} ${r.large.toFixed(2).padStart(7)}   1M/10k ${r.flatness}`,
     );
   console.log(JSON.stringify(report));

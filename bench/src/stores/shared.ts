@@ -9,11 +9,14 @@ import { FileSessionStore } from "@acp-kit/session-store-file";
 import { PostgresSessionStore } from "@acp-kit/session-store-postgres";
 import pg from "pg";
 
-export type StoreKind = "memory" | "file" | "postgres";
+/** `file` syncs at each turn end (its default durability); `file-nosync` never syncs (its CPU cost alone). */
+export type StoreKind = "memory" | "file" | "file-nosync" | "postgres";
 
 /** PostgreSQL comes from ACP_KIT_PG_URL (`source .ci/postgres.sh && start_test_postgres`). */
 export const PG_URL = process.env.ACP_KIT_PG_URL;
-export const KINDS: StoreKind[] = PG_URL ? ["memory", "file", "postgres"] : ["memory", "file"];
+export const KINDS: StoreKind[] = PG_URL
+  ? ["memory", "file", "file-nosync", "postgres"]
+  : ["memory", "file", "file-nosync"];
 if (!PG_URL) process.stderr.write("ACP_KIT_PG_URL is not set: the postgres store is left out\n");
 
 export interface Place {
@@ -29,11 +32,12 @@ export async function freshPlace(kind: StoreKind): Promise<Place> {
     const store = new InMemorySessionStore();
     return { kind, open: () => store, remove: async () => {} };
   }
-  if (kind === "file") {
+  if (kind === "file" || kind === "file-nosync") {
     const dir = mkdtempSync(join(tmpdir(), "acp-bench-store-"));
+    const durability = kind === "file" ? "turn" : "none";
     return {
       kind,
-      open: () => new FileSessionStore({ dir }),
+      open: () => new FileSessionStore({ dir, durability }),
       remove: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
