@@ -7,10 +7,10 @@
 // costs <= 2 % (an untapped connection pays one `undefined` check per inbound payload, so the
 // no-op tap's cost bounds it from above).
 import { fileURLToPath } from "node:url";
-import { jsonOutput as json, numberOption as option } from "./wire-tap/support/args.js";
-import { runJsonChild } from "./wire-tap/support/child-json.js";
-import { median, round2 } from "./wire-tap/support/stats.js";
+import { jsonOutput as json, numberOption as option } from "./shared/args.js";
+import { median, round2 } from "./shared/stats.js";
 import type { TapScenario } from "./wire-tap/client.js";
+import { runJsonChild } from "./wire-tap/support/child-json.js";
 
 const count = option("--count", 50_000);
 const rounds = option("--rounds", 5);

@@ -7,4 +7,5 @@ export * from "./interop-v1-drivers.js";
 export * from "./normalize.js";
 export * from "./paths.js";
 export * from "./processes.js";
+export * from "./tcp-balancer.js";
 export * from "./tcp-proxy.js";

@@ -3,6 +3,7 @@
 import { stdioTransport } from "@acp-kit/transport-stdio";
 import { AGENT_USAGE, type AgentCliOptions, parseAgentArgs } from "./cli-args.js";
 import { createSampleAgent } from "./sample-agent.js";
+import { openSessionStore } from "./session-store-option.js";
 import { stderrLogger } from "./stderr-logger.js";
 
 const NAME = "acp-sample-agent";
@@ -20,7 +21,14 @@ async function main(): Promise<void> {
     return;
   }
   const logger = stderrLogger(NAME, options.verbose);
-  const agent = createSampleAgent({ paceMs: options.paceMs, mode: options.mode, model: options.model, logger });
+  const sessionStore = await openSessionStore(options, logger);
+  const agent = createSampleAgent({
+    paceMs: options.paceMs,
+    mode: options.mode,
+    model: options.model,
+    logger,
+    sessionStore,
+  });
 
   if (options.ws === undefined) {
     // stdio: one connection. When stdin ends the transport closes; exit once it did.

@@ -7,6 +7,10 @@ export interface AgentCliOptions {
   /** With `ws`: require `Authorization: Bearer <token>`. */
   token?: string;
   paceMs?: number;
+  /** Keep sessions in this directory (a file store) instead of memory. */
+  dataDir?: string;
+  /** Or in this PostgreSQL database, shared with other instances. */
+  postgres?: string;
   mode?: SampleMode;
   model?: SampleModel;
   verbose: boolean;
@@ -22,6 +26,10 @@ Options:
                      port 0 picks a free one); the bound URL is printed on stderr as
                      "listening on ws://host:port/acp"
   --token T          with --ws: require "Authorization: Bearer T"
+  --data-dir DIR     keep sessions in DIR (created if missing) so that they survive a restart;
+                     default: in memory, lost when the agent exits
+  --postgres URL     keep sessions in PostgreSQL (postgres://user@host:port/db), shared by every
+                     instance given the same URL: any of them resumes any session
   --mode ask|auto    mode new sessions start in (default ask: edits need approval)
   --model plain|pirate  model new sessions start with (changes the wording)
   --pace MS          delay between streamed pieces (default 40, 0 = no delay)
@@ -79,6 +87,14 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
         options.paceMs = pace;
         break;
       }
+      case "--data-dir":
+        options.dataDir = value();
+        if (options.dataDir.length === 0) throw new Error("--data-dir needs a directory");
+        break;
+      case "--postgres":
+        options.postgres = value();
+        if (!/^postgres(ql)?:\/\//.test(options.postgres)) throw new Error("--postgres expects a postgres:// URL");
+        break;
       case "--verbose":
         options.verbose = true;
         break;
@@ -90,6 +106,8 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
         throw new Error(`Unknown argument "${arg}"`);
     }
   }
+  if (options.dataDir !== undefined && options.postgres !== undefined)
+    throw new Error("--data-dir and --postgres are alternatives: give one");
   if (options.token !== undefined && options.ws === undefined) throw new Error("--token only applies with --ws");
   return options;
 }

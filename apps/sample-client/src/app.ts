@@ -189,15 +189,15 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     }
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
     const cwd = options.cwd ?? io.cwd;
-    const session: ClientSession =
-      options.resume !== undefined
-        ? await client.resumeSession(options.resume, { cwd, replay: true })
-        : await client.newSession({ cwd });
+    const opened = await client.openSession({ sessionId: options.resume, cwd, resume: options.resumePolicy ?? "auto" });
+    const session: ClientSession = opened.session;
     for (const { configId, value } of options.config) await setConfig(session, configId, value);
     renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
     renderer.printHeader(
       `${agentName} ${client.agentInfo.version} · ACP v${client.protocolVersion} · session ${session.sessionId}`,
     );
+    if (opened.fallback !== undefined) renderer.note(opened.fallback.message);
+    if (opened.resumed) renderer.printReplayed();
 
     if (options.prompt !== undefined) {
       const result = await runTurn(session, options.prompt, renderer, setTurnInterrupt);

@@ -16,6 +16,8 @@ export interface ClientCliOptions {
   permissions: PermissionPolicy;
   /** Resume this session (with its history replayed) instead of starting a new one. */
   resume?: string;
+  /** What to do when `resume` cannot be resumed (default `auto`: start a new session, say why). */
+  resumePolicy?: "off" | "auto" | "required";
   /** Session working directory (absolute). */
   cwd?: string;
   /** Config options to set before the first prompt, in order. */
@@ -42,7 +44,10 @@ Options:
   --config ID=VALUE    set a session config option before prompting (repeatable),
                        e.g. --config mode=auto --config model=pirate
   --resume SESSION_ID  resume an existing session, replaying its history, instead of a new one
-                       (give the same --cwd it was created with)
+                       (give the same --cwd it was created with); replayed history is marked
+  --resume-policy auto|required|off  when the session cannot be resumed (unknown to the agent,
+                       other cwd): auto (default) starts a new session with a notice, required
+                       exits 1, off never resumes
   --cwd DIR            the session's working directory (default: the current one)
   --color / --no-color force colors on or off (default: on for terminals)
   --verbose            debug logs on stderr
@@ -116,6 +121,13 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
         options.resume = value();
         if (options.resume.length === 0) throw new Error("--resume needs a session id");
         break;
+      case "--resume-policy": {
+        const policy = value();
+        if (policy !== "off" && policy !== "auto" && policy !== "required")
+          throw new Error(`--resume-policy expects auto, required or off, got "${policy}"`);
+        options.resumePolicy = policy;
+        break;
+      }
       case "--cwd":
         options.cwd = value();
         break;

@@ -72,6 +72,14 @@ export class SessionRenderer {
     ]);
   }
 
+  /** Prints the history a resume replayed between two markers, so it never reads as live output. */
+  printReplayed(): void {
+    if (this.#store.getSnapshot().timeline.length === 0) return;
+    this.#view.print([this.#style.dim("┄┄ replayed history ┄┄")]);
+    this.flush();
+    this.#view.print([this.#style.dim("┄┄ end of replayed history ┄┄")]);
+  }
+
   startTurn(): void {
     this.flush();
   }

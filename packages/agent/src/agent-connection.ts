@@ -34,7 +34,7 @@ import type { Peer } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
 import type { LiveSessionCounter } from "./session-limits.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
-import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
+import { InvalidCursorError, SessionBusyError, type SessionRecord, type SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
 import { negotiateServedVersion, ServingTransport } from "./v1/index.js";
@@ -150,7 +150,8 @@ export class AgentConnection implements AgentConnectionHandle {
       this.#agent.liveSessions.removed();
       void ended.then(() => {
         if (registry.get(sessionId) === ended) registry.delete(sessionId);
-        // Its end is recorded: from now on the store may forget it (retention bounds).
+        // Its end is recorded: from now on the store may forget it (retention bounds) or let another
+        // process claim it.
         this.#release(sessionId);
       });
     }
@@ -403,17 +404,6 @@ export class AgentConnection implements AgentConnectionHandle {
     if (this.#sessions.delete(sessionId)) this.#agent.liveSessions.removed();
   }
 
-  /** Tells the store a session is live nowhere (so it may be forgotten after a while). */
-  #release(sessionId: string): void {
-    try {
-      const done = this.#agent.store.release?.(sessionId);
-      if (done !== undefined)
-        done.catch((error: unknown) => this.#agent.logger.error?.("Session store release failed", error));
-    } catch (error) {
-      this.#agent.logger.error?.("Session store release failed", error);
-    }
-  }
-
   async #newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
     this.#agent.liveSessions.admit(this.#sessions.size);
     this.#checkEnvironment(params);
@@ -441,6 +431,7 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#addLive(record.sessionId, session);
     try {
       await this.#agent.store.create(record);
+      await this.#claim(record.sessionId);
     } catch (error) {
       this.#removeLive(record.sessionId);
       throw error;
@@ -487,25 +478,38 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#checkEnvironment(params);
     const additionalDirectories = [...(params.additionalDirectories ?? [])];
     let session = this.#sessions.get(params.sessionId);
-    if (session === undefined) {
+    // Each opening of a session on a connection claims it once; closing or losing it releases.
+    const claimed = session === undefined;
+    if (claimed) {
       this.#agent.liveSessions.admit(this.#sessions.size);
-      session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
-    } else {
-      session.additionalDirectories = additionalDirectories;
-      session.mcpServers = [...(params.mcpServers ?? [])];
+      await this.#claim(params.sessionId);
     }
-    await this.#agent.definition.resumeSession?.(session, params);
-    await this.#agent.store.update(params.sessionId, { additionalDirectories });
-    if (!this.#sessions.has(params.sessionId)) {
-      this.#agent.liveSessions.admit(this.#sessions.size);
-      this.#addLive(params.sessionId, session);
-      await this.#agent.store.acquire?.(params.sessionId);
-    }
-    // Ids already in the history are never handed out again (custom generators included).
-    const history = await this.#agent.store.history(params.sessionId);
-    session.seedIds(history as SessionUpdate[]);
-    if (replay !== null) {
-      for (const update of history) session.replay(update as SessionUpdate);
+    try {
+      if (session === undefined) {
+        session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
+      } else {
+        session.additionalDirectories = additionalDirectories;
+        session.mcpServers = [...(params.mcpServers ?? [])];
+      }
+      await this.#agent.definition.resumeSession?.(session, params);
+      await this.#agent.store.update(params.sessionId, { additionalDirectories });
+      if (!this.#sessions.has(params.sessionId)) {
+        // Checked again: other openings may have finished while this one waited.
+        this.#agent.liveSessions.admit(this.#sessions.size);
+        this.#addLive(params.sessionId, session);
+      }
+      // Ids already in the history are never handed out again (custom generators included).
+      const history = await this.#agent.store.history(params.sessionId);
+      session.seedIds(history as SessionUpdate[]);
+      if (replay !== null) {
+        for (const update of history) session.replay(update as SessionUpdate);
+      }
+    } catch (error) {
+      if (claimed) {
+        if (this.#sessions.get(params.sessionId) === session) this.#removeLive(params.sessionId);
+        this.#release(params.sessionId);
+      }
+      throw error;
     }
     session.replay(session.snapshot());
     const result: Record<string, unknown> = {};
@@ -523,6 +527,30 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#removeLive(sessionId);
     this.#release(sessionId);
     return {};
+  }
+
+  /** `SessionStore.claim`, with another process's hold answered as a clear request error. */
+  async #claim(sessionId: string): Promise<void> {
+    try {
+      await this.#agent.store.claim?.(sessionId);
+    } catch (error) {
+      if (error instanceof SessionBusyError)
+        throw RequestError.internalError(error.message, { sessionId, reason: "session_busy" });
+      throw error;
+    }
+  }
+
+  /** `SessionStore.release`; a failure is logged (the session is closed here either way). */
+  #release(sessionId: string): void {
+    try {
+      const done = this.#agent.store.release?.(sessionId);
+      if (done !== undefined)
+        done.catch((error: unknown) =>
+          this.#agent.logger.error?.("Session store release failed", { sessionId, error }),
+        );
+    } catch (error) {
+      this.#agent.logger.error?.("Session store release failed", { sessionId, error });
+    }
   }
 
   async #deleteSession(sessionId: string): Promise<CloseSessionResponse> {

@@ -35,12 +35,14 @@ export class InMemorySessionStore implements SessionStore {
     this.#closed = new ClosedSessions(options.retention ?? {}, (sessionId) => this.#sessions.delete(sessionId));
   }
 
-  release(sessionId: string): void {
-    if (this.#sessions.has(sessionId)) this.#closed.closed(sessionId);
+  /** One opening of the session (see `SessionStore.claim`): it is kept while it is open anywhere. */
+  claim(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.opened(sessionId);
   }
 
-  acquire(sessionId: string): void {
-    if (this.#sessions.has(sessionId)) this.#closed.opened(sessionId);
+  /** One opening ended; once the session is open nowhere, its retention starts. */
+  release(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.closed(sessionId);
   }
 
   create(record: SessionRecord): void {
@@ -50,7 +52,6 @@ export class InMemorySessionStore implements SessionStore {
       seq: this.#nextSeq++,
       history: new HistoryFold(),
     });
-    this.#closed.opened(record.sessionId);
   }
 
   get(sessionId: string): SessionRecord | undefined {

@@ -43,6 +43,7 @@ export {
   type LastStop,
   type ListSessionsPage,
   type ListSessionsQuery,
+  SessionBusyError,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";

@@ -39,6 +39,7 @@ import {
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
+import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
 import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
@@ -147,6 +148,8 @@ export interface AcpClient {
 
   newSession(params: NewSessionRequest, options?: NewSessionOptions): Promise<ClientSession>;
   resumeSession(sessionId: string, options: ResumeSessionOptions): Promise<ClientSession>;
+  /** Resumes `sessionId` or starts a new session, as `options.resume` says (see resume-policy.ts). */
+  openSession(options: OpenSessionOptions): Promise<OpenedSession>;
   /** One page of `session/list`. */
   listSessions(params?: ListSessionsRequest): Promise<ListSessionsResponse>;
   /** `session/list` page by page, following `nextCursor` until the last page. */
@@ -427,6 +430,10 @@ class Client implements AcpClient, SessionHost {
     if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
       runtime.store.setAvailableCommands(result.availableCommands);
     return runtime.session;
+  }
+
+  openSession(options: OpenSessionOptions): Promise<OpenedSession> {
+    return openSession(this, options);
   }
 
   async listSessions(params: ListSessionsRequest = {}): Promise<ListSessionsResponse> {

@@ -17,6 +17,15 @@ export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
 export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export type { Logger } from "./logger.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
+export {
+  classifyResumeFailure,
+  type OpenedSession,
+  type OpenSessionOptions,
+  openSession,
+  type ResumeFailure,
+  type ResumePolicy,
+  ResumeRefusedError,
+} from "./resume-policy.js";
 export type { ClientSession, ConfigValue, PromptOptions, TurnOptions } from "./session.js";
 export * from "./store/index.js";
 export type { StopReason, Turn, TurnResult, WorkProgress } from "./turn.js";
