@@ -47,14 +47,13 @@ describe("validate agrees with Ajv", () => {
           const decoded = decode(value);
           if (valid) {
             expect(decoded.ok && decoded.value === value).toBe(true);
-          } else if (decoded.ok) {
+          } else if (decoded.ok && !isKnownStrictGap(def, decoded.value)) {
+            // (The known gap is tolerated as input too: decode keeps an empty select group as it is.)
             expect(decoded.value).not.toBe(value);
-            if (!isKnownStrictGap(def, decoded.value)) {
-              expect(
-                ajvAccepts(def, decoded.value),
-                `repaired value rejected by Ajv: ${ajvErrors(def, decoded.value)}`,
-              ).toBe(true);
-            }
+            expect(
+              ajvAccepts(def, decoded.value),
+              `repaired value rejected by Ajv: ${ajvErrors(def, decoded.value)}`,
+            ).toBe(true);
           }
         }),
         { numRuns: RUNS, endOnFailure: true },

@@ -13,6 +13,16 @@ import { acpSchema } from "./schema.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: false, inlineRefs: false });
 addFormats(ajv);
+// ajv-formats' `uri` misses RFC 3986's `path-empty` form: a scheme and ":" followed by nothing, a
+// query or a fragment ("a:", "a:?q", "a:#f"). Such a string is checked with a one-character path
+// put in, so everything else about it (scheme, query, fragment) is still Ajv's verdict.
+const ajvUri = ajv.formats.uri as (text: string) => boolean;
+const PATH_EMPTY = /^([A-Za-z][A-Za-z0-9+.\-]*:)((?:[?#].*)?)$/s;
+ajv.addFormat("uri", (text: string) => {
+  if (ajvUri(text)) return true;
+  const m = PATH_EMPTY.exec(text);
+  return m !== null && ajvUri(`${m[1]}x${m[2]}`);
+});
 const integerRanges: [string, number, number][] = [
   ["uint16", 0, 2 ** 16 - 1],
   ["uint32", 0, 2 ** 32 - 1],
