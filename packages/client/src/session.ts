@@ -194,13 +194,15 @@ export class SessionRuntime {
 
     this.store.apply(update);
     this.#tracker.receive(update);
-    for (const listener of [...this.#updateListeners]) {
-      try {
-        listener(update);
-      } catch (error) {
-        this.#host.logger?.error?.("session: an update listener threw", { error });
+    // A copy, so that a listener may dispose itself; none made (per update) when nobody listens.
+    if (this.#updateListeners.size > 0)
+      for (const listener of [...this.#updateListeners]) {
+        try {
+          listener(update);
+        } catch (error) {
+          this.#host.logger?.error?.("session: an update listener threw", { error });
+        }
       }
-    }
     return this.#tracker.pressure.wait();
   }
 

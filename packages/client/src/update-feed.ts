@@ -2,7 +2,8 @@
  * The update buffer behind a turn or work handle's async iteration. Bounded and lazy:
  * - only started iterators hold updates (plus a `hold()` window, see `ForegroundWork`); a
  *   handle nobody iterates keeps nothing;
- * - only updates some iterator has not consumed yet are retained;
+ * - only updates some iterator has not consumed yet are retained (plus up to `TRIM_AT`
+ *   consumed ones, dropped in one go);
  * - once the slowest iterator is `highWaterMark` behind, the feed reports itself full to its
  *   `FeedPressure`, which makes the session's `session/update` handler return a promise (the
  *   connection's inbound backpressure); it reports room again below half of that;
@@ -42,7 +43,8 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
   #items: SessionUpdate[] = [];
   /** Absolute position of `#items[0]`. */
   #start = 0;
-  readonly #consumers = new Set<Consumer>();
+  /** Started iterators (an array, not a set: the hot path loops over it without an iterator object). */
+  readonly #consumers: Consumer[] = [];
   #waiters: (() => void)[] = [];
   #held = false;
   #ended = false;
@@ -56,7 +58,7 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
 
   /** Whether pushed updates are kept (an iterator is started, or the feed is held). */
   get wanted(): boolean {
-    return !this.#ended && (this.#held || this.#consumers.size > 0);
+    return !this.#ended && (this.#held || this.#consumers.length > 0);
   }
 
   get ended(): boolean {
@@ -89,7 +91,7 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
       this.#items = [];
       return;
     }
-    if (!this.#full && this.#consumers.size > 0 && behind >= this.#limits.highWaterMark) {
+    if (!this.#full && this.#consumers.length > 0 && behind >= this.#limits.highWaterMark) {
       this.#full = true;
       this.#pressure?.full(this);
     }
@@ -108,10 +110,11 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
     // A held feed replays what it kept; otherwise an iterator sees updates from now on.
     const consumer: Consumer = { cursor: this.#held ? this.#start : this.#start + this.#items.length };
     let stopped = false;
-    this.#consumers.add(consumer);
+    this.#consumers.push(consumer);
     const stop = (): void => {
+      if (stopped) return;
       stopped = true;
-      this.#consumers.delete(consumer);
+      this.#consumers.splice(this.#consumers.indexOf(consumer), 1);
       this.#trim();
     };
     const next = (): Promise<IteratorResult<SessionUpdate>> => {
@@ -143,14 +146,24 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
   /** How far the slowest iterator is behind (everything retained when only held). */
   #behind(): number {
     const end = this.#start + this.#items.length;
+    return this.#consumers.length === 0 ? this.#items.length : end - this.#slowest(end);
+  }
+
+  /** The lowest cursor of the started iterators (`end` when none is lower). */
+  #slowest(end: number): number {
+    const consumers = this.#consumers;
     let min = end;
-    for (const consumer of this.#consumers) if (consumer.cursor < min) min = consumer.cursor;
-    return this.#consumers.size === 0 ? this.#items.length : end - min;
+    for (let i = 0; i < consumers.length; i++) {
+      const cursor = (consumers[i] as Consumer).cursor;
+      if (cursor < min) min = cursor;
+    }
+    return min;
   }
 
   #consumed(): void {
     if (this.#full && this.#behind() < this.#limits.highWaterMark / 2) this.#room();
-    if (this.#consumers.size === 1 || this.#items.length >= TRIM_AT) this.#trim();
+    // Consumed updates are dropped in batches: at most `TRIM_AT` of them stay referenced.
+    if (this.#items.length >= TRIM_AT) this.#trim();
   }
 
   #room(): void {
@@ -162,14 +175,13 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
   /** Drops what every iterator has passed (everything, when nobody iterates and nothing holds). */
   #trim(): void {
     if (this.#held) return;
-    if (this.#consumers.size === 0) {
+    if (this.#consumers.length === 0) {
       this.#start += this.#items.length;
       this.#items = [];
       this.#room();
       return;
     }
-    let min = Number.POSITIVE_INFINITY;
-    for (const consumer of this.#consumers) if (consumer.cursor < min) min = consumer.cursor;
+    const min = this.#slowest(this.#start + this.#items.length);
     const drop = min - this.#start;
     if (drop <= 0) return;
     if (drop === this.#items.length) this.#items = [];

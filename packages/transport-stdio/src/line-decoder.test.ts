@@ -53,6 +53,28 @@ describe("NdjsonLineDecoder", () => {
     expect(decoder.bufferedBytes).toBe(0);
   });
 
+  it("hands out a chunk's lines one at a time, counting what is still buffered in bytes", () => {
+    const decoder = new NdjsonLineDecoder();
+    decoder.push(utf8('{"a":1}\n'));
+    expect(decoder.next()).toBe('{"a":1}');
+    decoder.push(utf8('{"b":"é"}\r\n{"c":3}\n{"d"'));
+    expect(decoder.next()).toBe('{"b":"é"}');
+    expect(decoder.bufferedBytes).toBe(utf8('{"c":3}\n{"d"').byteLength);
+    expect(decoder.next()).toBe('{"c":3}');
+    expect(decoder.next()).toBeUndefined();
+    expect(decoder.bufferedBytes).toBe(4);
+  });
+
+  it("counts each line with invalid UTF-8 once, also inside a chunk of many lines", () => {
+    const decoder = new NdjsonLineDecoder();
+    decoder.push(utf8("{}\n"));
+    drain(decoder);
+    const bad = Buffer.concat([utf8('{"a":"'), Buffer.from([0xff, 0xfe]), utf8('"}\n')]);
+    decoder.push(Buffer.concat([utf8('{"x":1}\n'), bad, utf8('{"y":2}\n'), bad]));
+    expect(drain(decoder)).toEqual(['{"x":1}', '{"a":"\uFFFD\uFFFD"}', '{"y":2}', '{"a":"\uFFFD\uFFFD"}']);
+    expect(decoder.invalidUtf8Lines).toBe(2);
+  });
+
   it("passes a non-JSON line through unchanged", () => {
     expect(decodeChunks([utf8("not json\n{}\n")])).toEqual(["not json", "{}"]);
   });

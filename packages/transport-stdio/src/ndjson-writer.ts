@@ -15,7 +15,8 @@ export interface NdjsonWriterOptions {
   coalescing?: WriteCoalescing;
   /**
    * Bytes (queued here plus buffered by the stream) past which `write` returns a promise.
-   * Default: the stream's `writableHighWaterMark` (16 KiB for pipes), at least 16 KiB.
+   * Default: the stream's `writableHighWaterMark`, at least 64 KiB (a Linux pipe's capacity: a
+   * fast sender then makes one write per pipe-full instead of four).
    */
   highWaterMark?: number;
   /**
@@ -52,7 +53,7 @@ export class NdjsonWriter {
   constructor(stream: Writable, options: NdjsonWriterOptions = {}) {
     this.#stream = stream;
     this.#coalescing = options.coalescing ?? "macrotask";
-    this.#highWaterMark = options.highWaterMark ?? Math.max(stream.writableHighWaterMark ?? 0, 16 * 1024);
+    this.#highWaterMark = options.highWaterMark ?? Math.max(stream.writableHighWaterMark ?? 0, 64 * 1024);
     this.#rawWrite = options.rawWrite ?? ((chunk, callback) => stream.write(chunk, callback));
     this.#onError = options.onError;
     stream.on("drain", this.#onDrain);

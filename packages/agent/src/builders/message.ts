@@ -9,6 +9,12 @@ import { type ContentInput, toBlock, toBlocks } from "./content.js";
 
 export type MessageKind = "agent_message" | "agent_thought";
 
+/** What `append` sends and how its errors name it, per kind (built once, not per chunk). */
+const APPEND = {
+  agent_message: { chunk: "agent_message_chunk", what: "agent_message.append" },
+  agent_thought: { chunk: "agent_thought_chunk", what: "agent_thought.append" },
+} as const;
+
 export class MessageBuilder {
   readonly id: string;
   readonly kind: MessageKind;
@@ -22,10 +28,10 @@ export class MessageBuilder {
 
   /** Appends one block (a string is a text block) with an `*_chunk` update. */
   append(content: ContentInput): Promise<void> {
-    const chunk = this.kind === "agent_message" ? "agent_message_chunk" : "agent_thought_chunk";
+    const { chunk, what } = APPEND[this.kind];
     return this.#owner.emit(
       { sessionUpdate: chunk, messageId: this.id, content: toBlock(content) } as SessionUpdate,
-      `${this.kind}.append`,
+      what,
     );
   }
 

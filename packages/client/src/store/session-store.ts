@@ -515,7 +515,8 @@ export class SessionStore {
 
   #appendMessageChunk(kind: MessageKind, update: { messageId: string; content: ContentBlock }): boolean {
     // A chunk's `_meta` is chunk-scoped: it never patches the message's stored metadata.
-    const [node] = this.#messageNode(kind, update.messageId);
+    // Looked up directly first: the streaming hot path, no tuple per chunk.
+    const node = this.#messages[kind].get(update.messageId) ?? this.#messageNode(kind, update.messageId)[0];
     node.content.push(update.content);
     return invalidated(node, true);
   }

@@ -3,7 +3,9 @@
 // JSON.parse builds arbitrarily deep values, but JSON.stringify, structuredClone and any
 // recursive walk overflow the stack a few thousand levels down. A message that deep would be
 // accepted and then fail later, half-processed (a prompt answered but its echo never sent), so
-// the typed connection refuses it up front. The walk itself is iterative: it cannot overflow.
+// the typed connection refuses it up front. The walk cannot overflow: under a small limit it
+// recurses (at most `maxDepth` frames, and no allocation per message on this hot path),
+// otherwise it keeps its own stack.
 
 /** Default deepest nesting accepted in params (objects and arrays count one level each). */
 export const DEFAULT_MAX_DEPTH = 128;
@@ -11,6 +13,7 @@ export const DEFAULT_MAX_DEPTH = 128;
 /** True when `value` nests objects or arrays more than `maxDepth` levels deep. */
 export function exceedsDepth(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): boolean {
   if (typeof value !== "object" || value === null) return false;
+  if (maxDepth <= RECURSION_LIMIT) return deeperThan(value, 1, maxDepth);
   const values: unknown[] = [value];
   const depths: number[] = [1];
   while (values.length > 0) {
@@ -34,6 +37,25 @@ export function exceedsDepth(value: unknown, maxDepth: number = DEFAULT_MAX_DEPT
         }
       }
     }
+  }
+  return false;
+}
+
+/** Limits up to which `deeperThan` recurses: far below any stack's capacity. */
+const RECURSION_LIMIT = 1024;
+
+function deeperThan(value: object, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (typeof item === "object" && item !== null && deeperThan(item, depth + 1, maxDepth)) return true;
+    }
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null && deeperThan(item, depth + 1, maxDepth)) return true;
   }
   return false;
 }

@@ -78,6 +78,9 @@ export type NotificationHandler<Params = unknown> = (
 
 const DEFAULT_MAX_PENDING_HANDLERS = 1024;
 
+/** What `notify` returns when the transport took the message at once: one settled promise for all. */
+const SENT: Promise<void> = Promise.resolve();
+
 /** Receives the serialized response of one request (sent alone, or collected into a batch reply). */
 type Respond = (serialized: string) => void;
 
@@ -279,7 +282,7 @@ export class Connection {
     }
     try {
       const sent = this.#transport.send(payload);
-      return sent === undefined ? Promise.resolve() : sent;
+      return sent === undefined ? SENT : sent;
     } catch (error) {
       return Promise.reject(this.#asWriteError(error));
     }
