@@ -4,7 +4,7 @@ import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import { CloseCodes } from "../close-codes.js";
 import type { Logger } from "../logger.js";
 import {
@@ -97,7 +97,9 @@ export const DEFAULT_MAX_CONNECTIONS = 1024;
 
 /** Starts an ACP WebSocket endpoint. Resolves once it is listening. */
 export async function createAcpWebSocketServer(options: AcpWebSocketServerOptions): Promise<AcpWebSocketServer> {
-  const endpoint = new Endpoint(options);
+  // ws is loaded here, on first use, so importing this entry stays cheap.
+  const { WebSocketServer } = await import("ws");
+  const endpoint = new Endpoint(options, WebSocketServer);
   await endpoint.listen();
   return endpoint;
 }
@@ -118,14 +120,17 @@ class Endpoint implements AcpWebSocketServer {
   private readonly pendingUpgrades = new Set<Duplex>();
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: AcpWebSocketServerOptions) {
+  constructor(
+    private readonly options: AcpWebSocketServerOptions,
+    WebSocketServerClass: typeof WebSocketServer,
+  ) {
     this.path = options.path ?? "/acp";
     this.logger = options.logger;
     this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
     this.originAllowed = createOriginCheck(options.allowedOrigins);
     this.ownsServer = options.server === undefined;
     this.httpServer = options.server ?? createServer(this.onPlainRequest);
-    this.wss = new WebSocketServer({
+    this.wss = new WebSocketServerClass({
       noServer: true,
       clientTracking: false,
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
