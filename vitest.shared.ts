@@ -21,6 +21,7 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
     const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as {
       name: string;
       exports: Record<string, ExportEntry | string>;
+      imports?: Record<string, ExportEntry | string>;
     };
     for (const [subpath, entry] of Object.entries(pkg.exports)) {
       const target = typeof entry === "string" ? undefined : (entry.default ?? entry.import);
@@ -29,6 +30,13 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
       const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
       const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
       aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(dir, name, source) });
+    }
+    // Subpath imports (`#name`) too, by their default target.
+    for (const [specifier, entry] of Object.entries(pkg.imports ?? {})) {
+      const target = typeof entry === "string" ? entry : entry.default;
+      if (!target) continue;
+      const source = target.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+      aliases.push({ find: new RegExp(`^${specifier}$`), replacement: resolve(dir, name, source) });
     }
   }
   return aliases;
