@@ -13,6 +13,7 @@ export {
 } from "./client.js";
 export { NotAdvertisedError } from "./errors.js";
 export type { Logger } from "./logger.js";
+export { selectPermissionOption } from "./permission.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
 export type { ClientSession, ConfigValue, PromptOptions } from "./session.js";
 export * from "./store/index.js";
