@@ -1,4 +1,8 @@
-// @acp-kit/client: typed ACP client, turn handles and the session store.
+/**
+ * Typed ACP client, turn handles and the session store.
+ *
+ * @module @acp-kit/client
+ */
 
 // The errors a caller meets most, re-exported so `instanceof` checks need no second import.
 export { ConnectionError, RequestError } from "@acp-kit/protocol";

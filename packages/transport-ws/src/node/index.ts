@@ -1,5 +1,9 @@
-// @acp-kit/transport-ws/node: the WebSocket server and the Node client (ws + a cookie jar),
-// plus everything transport-level from the browser-safe entry.
+/**
+ * The WebSocket server and the Node client (ws + a cookie jar), plus everything transport-level
+ * from the browser-safe entry.
+ *
+ * @module @acp-kit/transport-ws/node
+ */
 
 export {
   type BackoffOptions,

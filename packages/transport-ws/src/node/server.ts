@@ -95,7 +95,27 @@ export interface AcpWebSocketServer {
 
 export const DEFAULT_MAX_CONNECTIONS = 1024;
 
-/** Starts an ACP WebSocket endpoint. Resolves once it is listening. */
+/**
+ * Starts an ACP WebSocket endpoint (`/acp`, one ACP connection per WebSocket) and resolves
+ * once it is listening. Secure by default: binds 127.0.0.1, checks `Origin` against
+ * `allowedOrigins`, runs `authenticate` before the upgrade, caps connections and frame size.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from "@acp-kit/agent";
+ * import { bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
+ *
+ * const agent = defineAgent({ info: { name: "ws-agent", version: "1.0.0" }, prompt: async () => "end_turn" });
+ * const server = await createAcpWebSocketServer({
+ *   port: 8080,
+ *   authenticate: bearerToken(process.env.ACP_TOKEN ?? ""),
+ *   onConnection: (transport) => {
+ *     agent.serve(transport);
+ *   },
+ * });
+ * console.log(server.url); // ws://127.0.0.1:8080/acp
+ * ```
+ */
 export async function createAcpWebSocketServer(options: AcpWebSocketServerOptions): Promise<AcpWebSocketServer> {
   // ws is loaded here, on first use, so importing this entry stays cheap.
   const { WebSocketServer } = await import("ws");
