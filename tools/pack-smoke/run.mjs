@@ -5,7 +5,7 @@
 //    ranges rewritten, only the `files` allow-list shipped).
 // 2. publint and @arethetypeswrong/cli on each tarball (errors and warnings fail; attw with the
 //    esm-only profile, since the packages are ESM only by design).
-// 3. A fresh npm project installs the five tarballs together (their third-party dependencies come
+// 3. A fresh npm project installs the tarballs (the five packages and the sample client) together (their third-party dependencies come
 //    from the registry, as for a user). The @acp-kit scope points at a dead registry and any request
 //    to it fails the check, so nothing can silently come from a published version; the lockfile is
 //    then checked for exactly one copy of each package, each from its tarball.
@@ -23,6 +23,8 @@ import { dirname, join, resolve } from "node:path";
 const here = import.meta.dirname;
 const root = resolve(here, "../..");
 const PACKAGES = ["protocol", "agent", "client", "transport-stdio", "transport-ws"];
+/** Publishable apps, packed and installed with the packages (their bins must run with npx). */
+const APPS = ["sample-client"];
 /** The dead address the @acp-kit scope resolves to during the install (port 9: discard). */
 const DEAD_REGISTRY = "http://127.0.0.1:9/";
 
@@ -85,8 +87,7 @@ try {
   mkdirSync(tarballDir);
   mkdirSync(project);
 
-  for (const dir of PACKAGES) {
-    const pkgDir = join(root, "packages", dir);
+  for (const pkgDir of [...PACKAGES.map((d) => join(root, "packages", d)), ...APPS.map((d) => join(root, "apps", d))]) {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     await check(`pack ${manifest.name}`, () => {
       if (!existsSync(join(pkgDir, "dist"))) {
@@ -145,8 +146,8 @@ try {
     }
   }
 
-  const installed = await check("npm install of the five tarballs", () => {
-    if (tarballs.size !== PACKAGES.length) throw new Error("not every package was packed");
+  const installed = await check("npm install of the tarballs", () => {
+    if (tarballs.size !== PACKAGES.length + APPS.length) throw new Error("not every package was packed");
     const typesNode = JSON.parse(readFileSync(repoRequire.resolve("@types/node/package.json"), "utf8")).version;
     const dependencies = Object.fromEntries([...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]));
     // The packed packages depend on each other by version (`^0.0.0`): without the overrides npm
@@ -198,6 +199,13 @@ try {
     await check("import every entry point and run a prompt turn (node)", () =>
       exec(process.execPath, ["consumer.mjs"], { cwd: project, timeoutMs: 30_000 }),
     );
+    await check("require() every entry point from CommonJS (node)", () =>
+      exec(process.execPath, ["consumer.cjs"], { cwd: project, timeoutMs: 30_000 }),
+    );
+    await check("npx acp-sample-client --help (the published bin)", () => {
+      const help = exec("npx", ["--no-install", "acp-sample-client", "--help"], { cwd: project, timeoutMs: 30_000 });
+      if (!help.includes("Usage: acp-sample-client")) throw new Error(`unexpected --help output:\n${help}`);
+    });
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     await check("tsc: Node consumer (NodeNext, strict, skipLibCheck false)", () => {
       exec(process.execPath, [tsc, "-p", "tsconfig.node.json"], { cwd: project });

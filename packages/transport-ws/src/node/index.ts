@@ -43,6 +43,7 @@ export {
   createAcpWebSocketServer,
   DEFAULT_MAX_CONNECTIONS,
 } from "./server.js";
+export type { WsSocket } from "./ws-socket.js";
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
   DEFAULT_KEEPALIVE_TIMEOUT_MS,
