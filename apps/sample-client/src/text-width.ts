@@ -8,7 +8,7 @@ import { eastAsianWidth } from "get-east-asian-width";
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\p{Regional_Indicator}{2}/u;
 // Combining marks, format characters (zero-width joiner, ...), variation selectors, controls.
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}\uFE00-\uFE0F]+$/u;
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u; // variation selectors are Mn
 
 export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (s) => s.segment);
