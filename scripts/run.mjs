@@ -119,9 +119,10 @@ const env = {
 must(pnpm, ["install", "--frozen-lockfile", "--reporter=append-only"], { env });
 
 /** What vitest prints once per package that runs type tests; it says nothing about this project. */
+// turbo prefixes each line with the task (`@acp-kit/client:test: `).
 const VITEST_TYPECHECK_NOTICE = [
-  /^Testing types with tsc and vue-tsc is an experimental feature\.$/,
-  /^Breaking changes might not follow SemVer, please pin Vitest's version when using it\.$/,
+  /^(?:\S+: )?Testing types with tsc and vue-tsc is an experimental feature\.$/,
+  /^(?:\S+: )?Breaking changes might not follow SemVer, please pin Vitest's version when using it\.$/,
 ];
 
 /** The browser test in @acp-kit/transport-ws needs Chromium; say so up front when it will be skipped. */
