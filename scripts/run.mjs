@@ -81,6 +81,7 @@ function* reportDirs() {
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) yield join(dir, name, ".test-results");
   }
+  yield join(root, "bench", ".test-results");
 }
 
 function summarizeTests() {

@@ -1,5 +1,5 @@
 /** Starting the agents under test: the built sample agent (stdio or WebSocket) and the SDK fixture. */
-import { SAMPLE_AGENT_BIN, SDK_AGENT_FIXTURE, TSX_BIN } from "./paths.js";
+import { SAMPLE_AGENT_BIN, SDK_AGENT_FIXTURE, SDK_V1_AGENT_FIXTURE, TSX_BIN } from "./paths.js";
 import { startProcess, type TestProcess } from "./processes.js";
 
 /** The command line that runs the built sample agent over stdio. */
@@ -38,5 +38,16 @@ export function startSampleWsAgent(extraArgs: readonly string[] = []): Promise<W
 /** The official-SDK agent fixture serving WebSocket on an ephemeral port. */
 export function startSdkWsAgent(): Promise<WsAgent> {
   const [command, args] = sdkAgentCommand(["--ws", "127.0.0.1:0"]);
+  return startListening(command, args);
+}
+
+/** The command line that runs the official-SDK v1 agent fixture over stdio. */
+export function sdkV1AgentCommand(extraArgs: readonly string[] = []): [string, string[]] {
+  return [TSX_BIN, [SDK_V1_AGENT_FIXTURE, ...extraArgs]];
+}
+
+/** The official-SDK v1 agent fixture serving WebSocket on an ephemeral port. */
+export function startSdkV1WsAgent(): Promise<WsAgent> {
+  const [command, args] = sdkV1AgentCommand(["--ws", "127.0.0.1:0"]);
   return startListening(command, args);
 }

@@ -9,6 +9,8 @@ export const SAMPLE_AGENT_BIN = join(REPO_ROOT, "apps", "sample-agent", "dist", 
 export const SAMPLE_CLIENT_BIN = join(REPO_ROOT, "apps", "sample-client", "dist", "bin.js");
 /** The official-SDK agent fixture (TypeScript, run with tsx). */
 export const SDK_AGENT_FIXTURE = join(E2E_ROOT, "fixtures", "sdk-agent.ts");
+/** The official-SDK v1 agent fixture (the SDK's package root API). */
+export const SDK_V1_AGENT_FIXTURE = join(E2E_ROOT, "fixtures", "sdk-v1-agent.ts");
 export const TSX_BIN = join(REPO_ROOT, "node_modules", ".bin", "tsx");
 
 /** Throws a clear error when the apps were not built (turbo builds them before `test`). */

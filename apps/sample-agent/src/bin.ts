@@ -3,6 +3,7 @@
 import { stdioTransport } from "@acp-kit/transport-stdio";
 import { AGENT_USAGE, type AgentCliOptions, parseAgentArgs } from "./cli-args.js";
 import { createSampleAgent } from "./sample-agent.js";
+import { openSessionStore } from "./session-store-option.js";
 import { stderrLogger } from "./stderr-logger.js";
 
 const NAME = "acp-sample-agent";
@@ -20,28 +21,63 @@ async function main(): Promise<void> {
     return;
   }
   const logger = stderrLogger(NAME, options.verbose);
-  const agent = createSampleAgent({ paceMs: options.paceMs, mode: options.mode, model: options.model, logger });
+  const sessionStore = await openSessionStore(options, logger);
+  const agent = createSampleAgent({
+    paceMs: options.paceMs,
+    mode: options.mode,
+    model: options.model,
+    logger,
+    sessionStore,
+  });
 
   if (options.ws === undefined) {
     // stdio: one connection. When stdin ends the transport closes; exit once it did.
     const connection = agent.serve(stdioTransport({ logger }));
     const error = await connection.closed;
-    if (error) logger.warn?.("connection ended with an error", error);
+    if (error) {
+      // Not a clean end (an oversized line, a broken pipe): say so, and exit non-zero.
+      process.stderr.write(`[${NAME}] connection ended with an error: ${error.message}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   }
 
   // Loaded only for --ws, so stdio agents start faster.
   const { bearerToken, createAcpWebSocketServer } = await import("@acp-kit/transport-ws/node");
-  const server = await createAcpWebSocketServer({
-    host: options.ws.host,
-    port: options.ws.port,
-    logger,
-    ...(options.token !== undefined ? { authenticate: bearerToken(options.token) } : {}),
-    onConnection: (transport, info) => {
-      logger.info?.(`connection ${info.connectionId} from ${info.remoteAddress ?? "?"}`);
-      agent.serve(transport);
-    },
-  });
+  const { host, port } = options.ws;
+  if (options.token === undefined && !isLoopback(host)) {
+    process.stderr.write(
+      `[${NAME}] warning: listening on ${host} without --token: anyone who can reach this port can drive the agent\n`,
+    );
+  }
+  let server: Awaited<ReturnType<typeof createAcpWebSocketServer>>;
+  try {
+    server = await createAcpWebSocketServer({
+      host,
+      port,
+      logger,
+      ...(options.token !== undefined ? { authenticate: bearerToken(options.token) } : {}),
+      onConnection: (transport, info) => {
+        logger.info?.(`connection ${info.connectionId} from ${info.remoteAddress ?? "?"}`);
+        agent.serve(transport);
+      },
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+      const why =
+        code === "EADDRINUSE"
+          ? "is already in use"
+          : code === "EACCES"
+            ? "needs privileges this process does not have"
+            : "is not an address of this machine";
+      process.stderr.write(
+        `${NAME}: cannot listen on ${host}:${port}: the address ${why} (${code}); try --ws ${host}:0 for any free port\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
+  }
   // Tests and scripts parse this line to find the port (e.g. with --ws 127.0.0.1:0).
   process.stderr.write(`[${NAME}] listening on ${server.url} port=${server.port}\n`);
 
@@ -54,6 +90,10 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 main().catch((error: unknown) => {

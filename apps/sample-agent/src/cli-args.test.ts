@@ -16,6 +16,8 @@ describe("acp-sample-agent arguments", () => {
       model: "pirate",
       paceMs: 0,
     });
+    expect(parseAgentArgs(["--data-dir", "/tmp/s"]).dataDir).toBe("/tmp/s");
+    expect(parseAgentArgs(["--postgres", "postgres://u@h:1/d"]).postgres).toBe("postgres://u@h:1/d");
     expect(parseListenAddress("[::1]:9000")).toEqual({ host: "::1", port: 9000 });
   });
   it("refuses bad input with a message naming the flag", () => {
@@ -25,6 +27,9 @@ describe("acp-sample-agent arguments", () => {
     expect(() => parseAgentArgs(["--token", "t"])).toThrow("only applies with --ws");
     expect(() => parseAgentArgs(["--mode", "yolo"])).toThrow("ask or auto");
     expect(() => parseAgentArgs(["--pace", "-1"])).toThrow("--pace");
+    expect(() => parseAgentArgs(["--data-dir="])).toThrow("--data-dir needs a directory");
+    expect(() => parseAgentArgs(["--postgres", "mysql://x"])).toThrow("postgres:// URL");
+    expect(() => parseAgentArgs(["--data-dir", "d", "--postgres", "postgres://x"])).toThrow("alternatives");
     expect(() => parseAgentArgs(["--frobnicate"])).toThrow('Unknown argument "--frobnicate"');
   });
 });

@@ -9,6 +9,10 @@ export interface AgentCliOptions {
   /** With `ws`: require `Authorization: Bearer <token>`. */
   token?: string;
   paceMs?: number;
+  /** Keep sessions in this directory (a file store) instead of memory. */
+  dataDir?: string;
+  /** Or in this PostgreSQL database, shared with other instances. */
+  postgres?: string;
   mode?: SampleMode;
   model?: SampleModel;
   verbose: boolean;
@@ -24,6 +28,10 @@ Options:
                      port 0 picks a free one); the bound URL is printed on stderr as
                      "listening on ws://host:port/acp"
   --token T          with --ws: require "Authorization: Bearer T"
+  --data-dir DIR     keep sessions in DIR (created if missing) so that they survive a restart;
+                     default: in memory, lost when the agent exits
+  --postgres URL     keep sessions in PostgreSQL (postgres://user@host:port/db), shared by every
+                     instance given the same URL: any of them resumes any session
   --mode ask|auto    mode new sessions start in (default ask: edits need approval)
   --model plain|pirate  model new sessions start with (changes the wording)
   --pace MS          delay between streamed pieces (default 40, 0 = no delay)
@@ -47,6 +55,8 @@ const OPTIONS = {
   mode: { type: "string" },
   model: { type: "string" },
   pace: { type: "string" },
+  "data-dir": { type: "string" },
+  postgres: { type: "string" },
   verbose: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies ParseArgsConfig["options"];
@@ -71,6 +81,16 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
       throw new Error("--pace expects a number of milliseconds ≥ 0");
     options.paceMs = pace;
   }
+  if (values["data-dir"] !== undefined) {
+    if (values["data-dir"].length === 0) throw new Error("--data-dir needs a directory");
+    options.dataDir = values["data-dir"];
+  }
+  if (values.postgres !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(values.postgres)) throw new Error("--postgres expects a postgres:// URL");
+    options.postgres = values.postgres;
+  }
+  if (options.dataDir !== undefined && options.postgres !== undefined)
+    throw new Error("--data-dir and --postgres are alternatives: give one");
   if (options.token !== undefined && options.ws === undefined) throw new Error("--token only applies with --ws");
   return options;
 }

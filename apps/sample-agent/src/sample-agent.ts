@@ -1,12 +1,13 @@
 /**
  * `createSampleAgent()`: the scripted agent, transport-independent (the CLI serves it over stdio
- * or WebSocket; tests serve it over an in-memory pair). Sessions live in one in-memory store
- * shared by every connection, so a client that reconnects can resume them with replay.
+ * or WebSocket; tests serve it over an in-memory pair). Sessions live in one store shared by every
+ * connection (in memory unless given one), so a client that reconnects can resume them with replay.
  */
 import {
   type Agent,
   defineAgent,
   InMemorySessionStore,
+  type SessionStore,
   type StopReason,
   type Turn,
   TurnEndedError,
@@ -27,6 +28,8 @@ export interface SampleAgentOptions {
   logger?: Logger;
   /** How long a cancelled turn may run on before its idle is sent anyway. Default 2000 ms. */
   cancelGracePeriodMs?: number;
+  /** Where sessions live. Default: a new in-memory store. */
+  sessionStore?: SessionStore;
 }
 
 export const SAMPLE_AGENT_INFO = { name: "acp-sample-agent", title: "ACP Sample Agent", version: "0.1.0" };
@@ -38,7 +41,7 @@ export function createSampleAgent(options: SampleAgentOptions = {}): Agent {
   return defineAgent({
     info: SAMPLE_AGENT_INFO,
     capabilities: { session: { delete: {} } },
-    sessionStore: new InMemorySessionStore(),
+    sessionStore: options.sessionStore ?? new InMemorySessionStore(),
     logger: options.logger,
     cancelGracePeriodMs: options.cancelGracePeriodMs ?? 2000,
     availableCommands: SLASH_COMMANDS,

@@ -6,7 +6,14 @@
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import type { ReadStream } from "node:tty";
-import { type AcpClient, type ClientSession, connectToAgent, type Turn } from "@acp-kit/client";
+import {
+  type AcpClient,
+  type ClientSession,
+  connectToAgent,
+  DEFAULT_INITIALIZE_TIMEOUT_MS,
+  type ForegroundWork,
+  type Turn,
+} from "@acp-kit/client";
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
@@ -101,7 +108,16 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   let onInterrupt: () => void = leave;
   let onEnd: () => void = () => {};
   let keyboard: Keyboard | undefined;
-  const signalInterrupt = () => onInterrupt();
+  // An interrupt cancels the turn: its later permission requests are answered `cancelled` too.
+  let interrupted = false;
+  const signalInterrupt = () => {
+    interrupted = true;
+    onInterrupt();
+  };
+  const setTurnInterrupt = (handler: () => void) => {
+    interrupted = false;
+    onInterrupt = handler;
+  };
   // SIGTERM: leave cleanly (the agent is shut down) with the conventional status.
   const signalTerminate = () => void shutdown().finally(() => process.exit(143));
   process.on("SIGINT", signalInterrupt);
@@ -111,6 +127,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     request: RequestPermissionRequest,
     signal: AbortSignal,
   ): Promise<RequestPermissionResponse> => {
+    if (interrupted) return selected(undefined);
     if (options.permissions !== "ask" || !keyboard) {
       const policy = options.permissions === "ask" ? "reject" : options.permissions;
       if (options.permissions === "ask")
@@ -145,40 +162,59 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   if (keyboardTty) {
     keyboard = new Keyboard(io.stdin as ReadStream, {
       line: (text) => onLine(text),
-      interrupt: () => onInterrupt(),
+      interrupt: () => signalInterrupt(),
       endOfInput: () => onEnd(),
       changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
       unexpectedKey: (count) => renderer?.note(`Press 1–${count} to answer (Ctrl-C cancels the turn).`),
     });
   }
 
+  // An agent that never answers initialize must not leave a blank screen: say what we wait for,
+  // and give up after the timeout (ACP_KIT_INITIALIZE_TIMEOUT_MS overrides the library default).
+  const initializeTimeoutMs = Number(process.env.ACP_KIT_INITIALIZE_TIMEOUT_MS) || DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const waitingNote = setTimeout(
+    () =>
+      diag(
+        style.dim(
+          `Waiting for the agent to answer initialize (giving up after ${Math.round(initializeTimeoutMs / 1000)} s)…`,
+        ),
+      ),
+    3000,
+  );
   // Shown in place (terminals only) until the agent answers `initialize`.
   view.setLive([style.dim(`connecting to ${options.wsUrl ?? options.agentCommand?.command}…`)]);
   try {
-    client = await connectToAgent(transport, {
-      info: CLIENT_INFO,
-      logger,
-      handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
-    });
-    view.clearLive();
+    try {
+      client = await connectToAgent(transport, {
+        info: CLIENT_INFO,
+        logger,
+        initializeTimeoutMs,
+        handlers: { requestPermission: (request, ctx) => askPermission(request, ctx.signal) },
+      });
+    } finally {
+      clearTimeout(waitingNote);
+      view.clearLive();
+    }
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
     const cwd = options.cwd ?? io.cwd;
-    const session: ClientSession =
-      options.resume !== undefined
-        ? await client.resumeSession(options.resume, { cwd, replay: true })
-        : await client.newSession({ cwd });
+    const opened = await client.openSession({ sessionId: options.resume, cwd, resume: options.resumePolicy ?? "auto" });
+    const session: ClientSession = opened.session;
     for (const { configId, value } of options.config) await setConfig(session, configId, value);
     renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
-    renderer.printHeader(`${agentName} ${client.agentInfo.version} · session ${session.sessionId}`);
+    renderer.printHeader(
+      `${agentName} ${client.agentInfo.version} · ACP v${client.protocolVersion} · session ${session.sessionId}`,
+    );
+    if (opened.fallback !== undefined) renderer.note(opened.fallback.message);
+    if (opened.resumed) renderer.printReplayed();
 
     if (options.prompt !== undefined) {
-      const result = await runTurn(session, options.prompt, renderer, (handler) => (onInterrupt = handler));
+      const result = await runTurn(session, options.prompt, renderer, setTurnInterrupt);
       await shutdown();
       return result.forced ? 130 : exitCodeFor(result.stopReason);
     }
     return await repl(session, renderer, keyboard, io, {
       setLine: (f) => (onLine = f),
-      setInterrupt: (f) => (onInterrupt = f),
+      setInterrupt: setTurnInterrupt,
       setEnd: (f) => (onEnd = f),
       shutdown,
       diag,
@@ -239,7 +275,18 @@ interface ReplHooks {
   style: typeof COLOR;
 }
 
-/** Reads prompts (keyboard on a terminal, lines otherwise) and runs them one after the other. */
+/** A prompt's text as a short label for its end line. */
+function labelOf(text: string): string {
+  const line = text.replace(/\s+/g, " ");
+  return JSON.stringify(line.length > 32 ? `${line.slice(0, 31)}…` : line);
+}
+
+/**
+ * Reads prompts (keyboard on a terminal, lines otherwise) and sends each at once: a prompt typed
+ * while the agent works is queued (or steered into the work) by the agent. Each turn prints its
+ * own end line when its `done` settles (labelled when turns overlapped), and work the agent starts
+ * on its own is announced and ended the same way.
+ */
 async function repl(
   session: ClientSession,
   renderer: SessionRenderer,
@@ -270,18 +317,84 @@ async function repl(
   }
   renderer.printHelp(session.store.getSnapshot());
 
+  const running = new Map<Turn, { overlapped: boolean; printed: boolean; text: string }>();
+  let code = 0;
+  let cancelling = false;
+  let forcedExit = false;
+  let resolveForced!: () => void;
+  const forced = new Promise<"forced">((resolve) => (resolveForced = () => resolve("forced")));
+  const force = () => {
+    forcedExit = true;
+    resolveForced();
+    end();
+  };
+  const busy = () => running.size > 0 || session.activeWork.length > 0;
   let lastInterrupt = 0;
-  const idleInterrupt = () => {
+  hooks.setInterrupt(() => {
+    if (busy()) {
+      // A second ctrl-c during a cancellation quits without waiting for the idle.
+      if (cancelling) return force();
+      cancelling = true;
+      renderer.note("Cancelling… (ctrl-c again to quit)");
+      void session.cancel().catch(() => {});
+      return;
+    }
     const now = Date.now();
     if (now - lastInterrupt < EXIT_WINDOW_MS) return end();
     lastInterrupt = now;
     renderer.note(`Press Ctrl-C again within ${EXIT_WINDOW_MS / 1000} s to exit (or Ctrl-D, or :quit).`);
+  });
+  const agentWorks = new Set<ForegroundWork>();
+  const agentWork = session.onForegroundWork((work) => {
+    renderer.note(`The agent started work on its own (${work.id})`);
+    agentWorks.add(work);
+  });
+  // End lines are printed at the idle itself (listeners run right after the store applied it),
+  // so they land before anything of the next queued prompt.
+  const endLines = session.onUpdate((update) => {
+    if (update.sessionUpdate !== "state_update") return;
+    for (const [turn, entry] of running) {
+      const result = turn.work?.result;
+      if (entry.printed || result === undefined) continue;
+      entry.printed = true;
+      renderer.endTurn(result, entry.overlapped ? labelOf(entry.text) : undefined);
+      code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+    }
+    for (const work of agentWorks) {
+      if (work.result === undefined) continue;
+      agentWorks.delete(work);
+      renderer.endTurn(work.result, `agent ${work.id}`);
+    }
+  });
+  const start = (text: string) => {
+    const turn = session.prompt(text);
+    const entry = { overlapped: running.size > 0, printed: false, text };
+    for (const other of running.values()) other.overlapped ||= entry.overlapped;
+    running.set(turn, entry);
+    renderer.startTurn();
+    if (entry.overlapped) renderer.note(`Sent ${labelOf(text)} while the agent works: it queues it or steers it in`);
+    void turn.done
+      .then(
+        (result) => {
+          if (entry.printed) return;
+          entry.printed = true;
+          renderer.endTurn(result, entry.overlapped ? labelOf(text) : undefined);
+          code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+        },
+        (error: unknown) => {
+          renderer.note(`Prompt ${labelOf(text)} failed: ${(error as Error).message}`);
+          code = 1;
+        },
+      )
+      .finally(() => {
+        running.delete(turn);
+        if (running.size === 0) cancelling = false;
+        wake?.();
+      });
   };
-  let code = 0;
+  renderer.setPrompting(true);
   try {
     while (true) {
-      hooks.setInterrupt(idleInterrupt);
-      renderer.setPrompting(true);
       while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
       const text = queue.shift();
@@ -298,15 +411,18 @@ async function repl(
         }
         continue;
       }
-      renderer.setPrompting(false);
-      const result = await runTurn(session, trimmed, renderer, hooks.setInterrupt);
-      // A second ctrl-c during a cancellation quits without waiting for the idle.
-      if (result.forced) return 130;
-      code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
+      start(trimmed);
     }
+    if (forcedExit) return 130;
+    // Input ended (or :quit): let the turns already sent finish (a second ctrl-c stops waiting).
+    const allDone = Promise.all([...running.keys()].map((t) => t.done.catch(() => {})));
+    if ((await Promise.race([allDone, forced])) === "forced") return 130;
+    return code;
   } finally {
+    agentWork.dispose();
+    endLines.dispose();
+    renderer.setPrompting(false);
     lines?.close();
     await hooks.shutdown();
   }
-  return code;
 }

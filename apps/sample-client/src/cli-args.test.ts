@@ -36,6 +36,7 @@ describe("acp-sample-client arguments", () => {
       cwd: "/w",
     });
     expect(parseClientArgs(["--resume", "sess_1", "--", "a"]).resume).toBe("sess_1");
+    expect(parseClientArgs(["--resume-policy", "required", "--", "a"]).resumePolicy).toBe("required");
   });
   it("refuses contradictory or incomplete arguments", () => {
     expect(() => parseClientArgs([])).toThrow("missing agent");
@@ -46,6 +47,7 @@ describe("acp-sample-client arguments", () => {
     expect(() => parseClientArgs(["--token", "t", "--", "a"])).toThrow("only applies with --ws");
     expect(() => parseClientArgs(["--config", "novalue", "--", "a"])).toThrow("ID=VALUE");
     expect(() => parseClientArgs(["--prompt", " ", "--", "a"])).toThrow("must not be empty");
+    expect(() => parseClientArgs(["--resume-policy", "maybe", "--", "a"])).toThrow("auto, required or off");
     expect(() => parseClientArgs(["agent"])).toThrow('Unknown argument "agent"');
   });
   it("--help needs nothing else", () => {

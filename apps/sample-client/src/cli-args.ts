@@ -18,6 +18,8 @@ export interface ClientCliOptions {
   permissions: PermissionPolicy;
   /** Resume this session (with its history replayed) instead of starting a new one. */
   resume?: string;
+  /** What to do when `resume` cannot be resumed (default `auto`: start a new session, say why). */
+  resumePolicy?: "off" | "auto" | "required";
   /** Session working directory (absolute). */
   cwd?: string;
   /** Config options to set before the first prompt, in order. */
@@ -30,7 +32,7 @@ export interface ClientCliOptions {
 export const CLIENT_USAGE = `Usage: acp-sample-client [options] -- <agent command> [agent args...]
        acp-sample-client [options] --ws <url>
 
-A terminal ACP v2 client: renders the live session (streamed text, tool calls, plans,
+A terminal ACP client (v2; v1 agents too, negotiated): renders the live session (streamed text, tool calls, plans,
 terminals, permission prompts). Without --prompt it reads prompts from stdin (a REPL).
 
 Options:
@@ -44,7 +46,10 @@ Options:
   --config ID=VALUE    set a session config option before prompting (repeatable),
                        e.g. --config mode=auto --config model=pirate
   --resume SESSION_ID  resume an existing session, replaying its history, instead of a new one
-                       (give the same --cwd it was created with)
+                       (give the same --cwd it was created with); replayed history is marked
+  --resume-policy auto|required|off  when the session cannot be resumed (unknown to the agent,
+                       other cwd): auto (default) starts a new session with a notice, required
+                       exits 1, off never resumes
   --cwd DIR            the session's working directory (default: the current one)
   --color / --no-color force colors on or off (default: on for terminals)
   --verbose            debug logs on stderr
@@ -64,6 +69,7 @@ const OPTIONS = {
   json: { type: "boolean" },
   config: { type: "string", multiple: true },
   resume: { type: "string" },
+  "resume-policy": { type: "string" },
   cwd: { type: "string" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -104,6 +110,12 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
   if (values.resume !== undefined) {
     if (values.resume.length === 0) throw new Error("--resume needs a session id");
     options.resume = values.resume;
+  }
+  if (values["resume-policy"] !== undefined) {
+    const policy = values["resume-policy"];
+    if (policy !== "off" && policy !== "auto" && policy !== "required")
+      throw new Error(`--resume-policy expects auto, required or off, got "${policy}"`);
+    options.resumePolicy = policy;
   }
   if (values.cwd !== undefined) options.cwd = values.cwd;
   if (values.color && values["no-color"]) throw new Error("--color and --no-color exclude each other");

@@ -332,17 +332,26 @@ export function formatUsage(usage: NonNullable<SessionSnapshot["usage"]>): strin
   return `${tokens} · ${currency === "USD" ? `$${amount}` : `${amount} ${currency}`}`;
 }
 
-/** The end-of-turn line: stop reason, error, usage. */
-export function renderTurnEnd(snapshot: SessionSnapshot, options: RenderOptions): string {
+/**
+ * The end-of-turn line: stop reason, error, usage. `result` is the turn's own result (with two
+ * queued prompts the session may already run the next one); `label` names which work ended.
+ */
+export function renderTurnEnd(
+  snapshot: SessionSnapshot,
+  options: RenderOptions,
+  result: { stopReason?: string; error?: { code: number; message: string } } = snapshot.state,
+  label?: string,
+): string {
   const { style } = options;
-  const reason = snapshot.state.stopReason ?? "stop reason not reported";
+  const reason = result.stopReason ?? "stop reason not reported";
   const usage = snapshot.usage ? ` · ${formatUsage(snapshot.usage)}` : "";
-  if (reason === "end_turn") return style.dim(`— ${reason}${usage}`);
+  const of = label === undefined ? "" : ` · ${label}`;
+  if (reason === "end_turn") return style.dim(`— ${reason}${of}${usage}`);
   if (reason === "error") {
-    const error = snapshot.state.error;
-    return style.red(`— error${error ? `: ${error.message} (${error.code})` : ""}${usage}`);
+    const error = result.error;
+    return style.red(`— error${error ? `: ${error.message} (${error.code})` : ""}${of}${usage}`);
   }
-  return style.yellow(`— ${reason}${usage}`);
+  return style.yellow(`— ${reason}${of}${usage}`);
 }
 
 export function renderPermissionPrompt(request: RequestPermissionRequest, options: RenderOptions): string[] {

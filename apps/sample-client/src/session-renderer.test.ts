@@ -69,3 +69,22 @@ describe("SessionRenderer (append-only transcript)", () => {
     expect(output()).toBe("! Rate limited — retrying\n⚙ Mode: auto\n");
   });
 });
+
+describe("SessionRenderer replayed history", () => {
+  it("prints a resumed session's history between markers, then live entries after them", () => {
+    const { apply, output, renderer } = setup();
+    apply({ sessionUpdate: "user_message", messageId: "u", content: [{ type: "text", text: "before" }] });
+    apply({ sessionUpdate: "agent_message", messageId: "a", content: [{ type: "text", text: "old answer" }] });
+    apply({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+    renderer.printReplayed();
+    apply({ sessionUpdate: "user_message", messageId: "u2", content: [{ type: "text", text: "now" }] });
+    renderer.flush();
+    expect(output()).toBe("┄┄ replayed history ┄┄\n\n› before\nold answer\n┄┄ end of replayed history ┄┄\n\n› now\n");
+  });
+
+  it("prints no markers when nothing was replayed", () => {
+    const { output, renderer } = setup();
+    renderer.printReplayed();
+    expect(output()).toBe("");
+  });
+});

@@ -72,14 +72,26 @@ export class SessionRenderer {
     ]);
   }
 
+  /** Prints the history a resume replayed between two markers, so it never reads as live output. */
+  printReplayed(): void {
+    if (this.#store.getSnapshot().timeline.length === 0) return;
+    this.#view.print([this.#style.dim("┄┄ replayed history ┄┄")]);
+    this.flush();
+    this.#view.print([this.#style.dim("┄┄ end of replayed history ┄┄")]);
+  }
+
   startTurn(): void {
     this.flush();
   }
 
-  /** Commits everything (the turn is idle) and prints the stop reason line. */
-  endTurn(): void {
+  /**
+   * Commits what is final and prints a stop reason line: the session's (one turn at a time), or
+   * a given turn's or work's own result, labelled (queued prompts, agent-initiated work).
+   */
+  endTurn(result?: { stopReason?: string; error?: { code: number; message: string } }, label?: string): void {
     this.flush();
-    this.#view.print([renderTurnEnd(this.#store.getSnapshot(), this.#options)]);
+    const snapshot = this.#store.getSnapshot();
+    this.#view.print([renderTurnEnd(snapshot, this.#options, result ?? snapshot.state, label)]);
   }
 
   /** A one-line remark from the client itself. */
@@ -189,8 +201,8 @@ export class SessionRenderer {
     for (const index of plans) region.push(...renderEntry(snapshot.timeline[index]!, snapshot, this.#options));
     if (this.#permission) region.push(...renderPermissionPrompt(this.#permission, this.#options));
     region.push(...renderFooter(snapshot, this.#frame, this.#options));
-    if (this.#prompting && snapshot.state.state === "idle")
-      region.push(`${style.bold(style.cyan("›"))} ${this.#input}`);
+    // While work runs the line stays open too: a prompt sent then is queued (or steered) by the agent.
+    if (this.#prompting) region.push(`${style.bold(style.cyan("›"))} ${this.#input}`);
     this.#view.setLive(region);
   }
 }

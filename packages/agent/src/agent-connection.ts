@@ -17,7 +17,6 @@ import {
   type McpServer,
   type NewSessionRequest,
   type NewSessionResponse,
-  negotiateVersion,
   RequestError,
   type ResumeSessionRequest,
   type ResumeSessionResponse,
@@ -33,10 +32,12 @@ import type { IdGenerator } from "./ids.js";
 import { strictOutgoingCheck } from "./outgoing-check.js";
 import type { Peer } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
+import type { LiveSessionCounter } from "./session-limits.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
-import { InvalidCursorError, type SessionRecord, type SessionStore } from "./session-store.js";
+import { InvalidCursorError, SessionBusyError, type SessionRecord, type SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
+import { negotiateServedVersion, ServingTransport } from "./v1/index.js";
 
 /** Settings resolved once by `defineAgent`. */
 export interface ResolvedAgent {
@@ -53,6 +54,8 @@ export interface ResolvedAgent {
    * connection of the agent): a resume waits for its session's, so it replays the recorded end.
    */
   readonly runsEndingOffline: Map<string, Promise<void>>;
+  /** Live sessions of every connection of the agent, against the limits. */
+  readonly liveSessions: LiveSessionCounter;
 }
 
 /** What `agent.serve(transport)` returns. */
@@ -91,7 +94,12 @@ export class AgentConnection implements AgentConnectionHandle {
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
     // Validation is done here, synchronously, so builders can throw before anything is sent.
-    this.#conn = createAgentSideConnection(transport, { logger: agent.logger, validateOutgoing: false });
+    const maxPendingHandlers = agent.definition.limits?.maxPendingHandlers;
+    this.#conn = createAgentSideConnection(new ServingTransport(transport, agent.logger), {
+      logger: agent.logger,
+      validateOutgoing: false,
+      ...(maxPendingHandlers === undefined ? {} : { maxPendingHandlers }),
+    });
     const conn = this.#conn;
     this.#peer = {
       request: (method, params, options) => conn.connection.request(method, params, options),
@@ -139,8 +147,12 @@ export class AgentConnection implements AgentConnectionHandle {
       const ended = session.dispose();
       ending.push(ended);
       registry.set(sessionId, ended);
+      this.#agent.liveSessions.removed();
       void ended.then(() => {
         if (registry.get(sessionId) === ended) registry.delete(sessionId);
+        // Its end is recorded: from now on the store may forget it (retention bounds) or let another
+        // process claim it.
+        this.#release(sessionId);
       });
     }
     this.#sessions.clear();
@@ -314,7 +326,7 @@ export class AgentConnection implements AgentConnectionHandle {
         path: "/protocolVersion",
       });
     }
-    const version = negotiateVersion(requested);
+    const version = negotiateServedVersion(requested);
     const decoded = decodeInitialize(raw);
     let params: InitializeRequest;
     if (decoded.ok) params = decoded.value;
@@ -382,7 +394,18 @@ export class AgentConnection implements AgentConnectionHandle {
     });
   }
 
+  /** The session went live on this connection (after `admit`). */
+  #addLive(sessionId: string, session: SessionRuntime): void {
+    if (!this.#sessions.has(sessionId)) this.#agent.liveSessions.added();
+    this.#sessions.set(sessionId, session);
+  }
+
+  #removeLive(sessionId: string): void {
+    if (this.#sessions.delete(sessionId)) this.#agent.liveSessions.removed();
+  }
+
   async #newSession(params: NewSessionRequest): Promise<NewSessionResponse> {
+    this.#agent.liveSessions.admit(this.#sessions.size);
     this.#checkEnvironment(params);
     const def = this.#agent.definition;
     const record: SessionRecord = {
@@ -403,8 +426,16 @@ export class AgentConnection implements AgentConnectionHandle {
     if (setup.title !== undefined) record.title = setup.title;
     if (setup.data !== undefined) Object.assign(session.data, setup.data);
     record.data = session.data;
-    await this.#agent.store.create(record);
-    this.#sessions.set(record.sessionId, session);
+    // Checked again and taken at once: other session/new calls may have finished meanwhile.
+    this.#agent.liveSessions.admit(this.#sessions.size);
+    this.#addLive(record.sessionId, session);
+    try {
+      await this.#agent.store.create(record);
+      await this.#claim(record.sessionId);
+    } catch (error) {
+      this.#removeLive(record.sessionId);
+      throw error;
+    }
     const result: Record<string, unknown> = { sessionId: record.sessionId };
     if (record.configOptions.length > 0) result.configOptions = record.configOptions;
     if (record.availableCommands.length > 0) result.availableCommands = record.availableCommands;
@@ -447,18 +478,38 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#checkEnvironment(params);
     const additionalDirectories = [...(params.additionalDirectories ?? [])];
     let session = this.#sessions.get(params.sessionId);
-    if (session === undefined) {
-      session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
-    } else {
-      session.additionalDirectories = additionalDirectories;
-      session.mcpServers = [...(params.mcpServers ?? [])];
+    // Each opening of a session on a connection claims it once; closing or losing it releases.
+    const claimed = session === undefined;
+    if (claimed) {
+      this.#agent.liveSessions.admit(this.#sessions.size);
+      await this.#claim(params.sessionId);
     }
-    await this.#agent.definition.resumeSession?.(session, params);
-    await this.#agent.store.update(params.sessionId, { additionalDirectories });
-    this.#sessions.set(params.sessionId, session);
-    if (replay !== null) {
+    try {
+      if (session === undefined) {
+        session = new SessionRuntime({ ...record, additionalDirectories }, params.mcpServers ?? [], this.#services());
+      } else {
+        session.additionalDirectories = additionalDirectories;
+        session.mcpServers = [...(params.mcpServers ?? [])];
+      }
+      await this.#agent.definition.resumeSession?.(session, params);
+      await this.#agent.store.update(params.sessionId, { additionalDirectories });
+      if (!this.#sessions.has(params.sessionId)) {
+        // Checked again: other openings may have finished while this one waited.
+        this.#agent.liveSessions.admit(this.#sessions.size);
+        this.#addLive(params.sessionId, session);
+      }
+      // Ids already in the history are never handed out again (custom generators included).
       const history = await this.#agent.store.history(params.sessionId);
-      for (const update of history) session.replay(update as SessionUpdate);
+      session.seedIds(history as SessionUpdate[]);
+      if (replay !== null) {
+        for (const update of history) session.replay(update as SessionUpdate);
+      }
+    } catch (error) {
+      if (claimed) {
+        if (this.#sessions.get(params.sessionId) === session) this.#removeLive(params.sessionId);
+        this.#release(params.sessionId);
+      }
+      throw error;
     }
     session.replay(session.snapshot());
     const result: Record<string, unknown> = {};
@@ -470,14 +521,36 @@ export class AgentConnection implements AgentConnectionHandle {
   async #closeSession(sessionId: string): Promise<CloseSessionResponse> {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return {};
-    await session.close();
-    this.#sessions.delete(sessionId);
-    try {
-      await this.#agent.definition.closeSession?.(session);
-    } catch (error) {
-      this.#agent.logger.error?.("closeSession handler failed", error);
-    }
+    // The hook runs before the session is marked closed, so it can still finalize background work.
+    const hook = this.#agent.definition.closeSession;
+    await session.close(hook === undefined ? undefined : (s) => hook.call(this.#agent.definition, s));
+    this.#removeLive(sessionId);
+    this.#release(sessionId);
     return {};
+  }
+
+  /** `SessionStore.claim`, with another process's hold answered as a clear request error. */
+  async #claim(sessionId: string): Promise<void> {
+    try {
+      await this.#agent.store.claim?.(sessionId);
+    } catch (error) {
+      if (error instanceof SessionBusyError)
+        throw RequestError.internalError(error.message, { sessionId, reason: "session_busy" });
+      throw error;
+    }
+  }
+
+  /** `SessionStore.release`; a failure is logged (the session is closed here either way). */
+  #release(sessionId: string): void {
+    try {
+      const done = this.#agent.store.release?.(sessionId);
+      if (done !== undefined)
+        done.catch((error: unknown) =>
+          this.#agent.logger.error?.("Session store release failed", { sessionId, error }),
+        );
+    } catch (error) {
+      this.#agent.logger.error?.("Session store release failed", { sessionId, error });
+    }
   }
 
   async #deleteSession(sessionId: string): Promise<CloseSessionResponse> {

@@ -11,6 +11,7 @@ import type {
   SessionConfigOption,
 } from "@acp-kit/protocol";
 import type { IdGenerator } from "./ids.js";
+import type { SessionLimits, SessionRetention } from "./session-limits.js";
 import type { SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext, WorkHandler } from "./session-types.js";
 
@@ -74,6 +75,12 @@ export interface AgentDefinition {
   cancelGracePeriodMs?: number;
   /** Page size of `session/list`. Default 50. */
   listPageSize?: number;
+  /**
+   * Bounds on what a client can make the agent hold (docs/limits.md): live sessions per
+   * connection and per agent, closed sessions the default in-memory store keeps (count, TTL),
+   * and handlers in flight per connection (`maxPendingHandlers`, default 1024).
+   */
+  limits?: SessionLimits & SessionRetention & { maxPendingHandlers?: number };
   /** Id generator (sessions, messages, tool calls, …). Default: prefixed random UUIDs. */
   ids?: IdGenerator;
   /** Config options every new session starts with. */
@@ -89,7 +96,11 @@ export interface AgentDefinition {
   newSession?(session: AgentSession, params: NewSessionRequest): SessionSetup | void | Promise<SessionSetup | void>;
   /** Restores a session on `session/resume`, before any replay. */
   resumeSession?(session: AgentSession, params: ResumeSessionRequest): void | Promise<void>;
-  /** Runs after a session's work was cancelled by `session/close` (or by deletion). */
+  /**
+   * Runs on `session/close` (or deletion) after the session's foreground work was cancelled and
+   * before the session is marked closed: it can still report, e.g. finalize background tool calls
+   * and terminals. Background tool calls still live afterwards are reported `cancelled`.
+   */
   closeSession?(session: AgentSession): void | Promise<void>;
   /** Runs after a session was removed from the store by `session/delete`. */
   deleteSession?(sessionId: string): void | Promise<void>;

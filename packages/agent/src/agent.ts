@@ -10,6 +10,7 @@ import { AgentDefinitionError } from "./errors.js";
 import { randomIds } from "./ids.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
 import { defaultValidateOutgoing } from "./outgoing-check.js";
+import { LiveSessionCounter } from "./session-limits.js";
 
 /**
  * An agent made by {@link defineAgent}: serve it on as many connections as you like, one
@@ -93,7 +94,8 @@ export function defineAgent(definition: AgentDefinition): Agent {
   const resolved: ResolvedAgent = {
     definition,
     capabilities: definition.capabilities ?? DEFAULT_CAPABILITIES,
-    store: definition.sessionStore ?? new InMemorySessionStore(),
+    store: definition.sessionStore ?? new InMemorySessionStore({ retention: definition.limits ?? {} }),
+    liveSessions: new LiveSessionCounter(definition.limits),
     logger: definition.logger ?? {},
     ids: definition.ids ?? randomIds,
     validateOutgoing: definition.validateOutgoing ?? defaultValidateOutgoing(),

@@ -48,3 +48,21 @@ export class CapabilityNotSupportedError extends Error {
 export class AgentDefinitionError extends Error {
   override readonly name = "AgentDefinitionError";
 }
+
+/**
+ * An id was about to be reused in a session where the protocol requires a new one: a message id
+ * for a new message, a `toolCallId` for a new tool call, a `terminalId` for a new terminal.
+ * Nothing was sent.
+ */
+export class DuplicateIdError extends Error {
+  override readonly name = "DuplicateIdError";
+  readonly kind: "message" | "tool_call" | "terminal";
+  readonly id: string;
+  constructor(kind: "message" | "tool_call" | "terminal", id: string) {
+    super(
+      `${kind === "message" ? "messageId" : kind === "tool_call" ? "toolCallId" : "terminalId"} ${JSON.stringify(id)} is already used in this session; a new ${kind.replace("_", " ")} needs a new id (nothing was sent)`,
+    );
+    this.kind = kind;
+    this.id = id;
+  }
+}

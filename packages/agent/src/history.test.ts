@@ -1,4 +1,4 @@
-import type { SessionUpdate } from "@acp-kit/protocol";
+import { type SessionUpdate, validateSessionUpdate } from "@acp-kit/protocol";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "./base64.js";
 import { compactHistory } from "./history.js";
@@ -171,5 +171,30 @@ describe("compactHistory", () => {
     ];
     const once = compactHistory(history);
     expect(compactHistory(once)).toEqual(once);
+  });
+});
+
+describe("compactHistory: compactions", () => {
+  it("gives a compaction seen only through summary chunks the in-progress status a client assumes", () => {
+    const history = [
+      u({ sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("A") }),
+      u({ sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("B") }),
+    ];
+    const compacted = compactHistory(history);
+    expect(compacted).toEqual([
+      { sessionUpdate: "compaction_update", compactionId: "c", status: "in_progress", summary: [text("A"), text("B")] },
+    ]);
+    // What replay sends must pass a strict peer's validation, or it is dropped.
+    expect(validateSessionUpdate(compacted[0]).ok).toBe(true);
+  });
+
+  it("keeps the status an update reported", () => {
+    const history = [
+      u({ sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("A") }),
+      u({ sessionUpdate: "compaction_update", compactionId: "c", status: "completed" }),
+    ];
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "compaction_update", compactionId: "c", status: "completed", summary: [text("A")] },
+    ]);
   });
 });

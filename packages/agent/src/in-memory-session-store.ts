@@ -1,10 +1,12 @@
 /**
  * The default `SessionStore`: everything in memory, for the life of the process.
- * History is compacted on read and, to bound memory on long sessions, in place once it has grown
- * to twice its last compacted length.
+ * History is kept compacted: each appended update is folded into its entity as it arrives
+ * (`HistoryFold`), so a long streamed turn costs O(1) per chunk and memory grows with the folded
+ * content only, never with the number of updates.
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
-import { compactHistory } from "./history.js";
+import { HistoryFold } from "./history.js";
+import { ClosedSessions, type SessionRetention } from "./session-limits.js";
 import {
   InvalidCursorError,
   type ListSessionsPage,
@@ -17,25 +19,38 @@ interface Entry {
   record: SessionRecord;
   /** Creation order; list cursors point into it. */
   seq: number;
-  history: SessionUpdate[];
-  compactedLength: number;
+  history: HistoryFold;
 }
 
-const MIN_COMPACTION_LENGTH = 256;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 
 export class InMemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   #nextSeq = 0;
+  /** Closed sessions are kept for resume within these bounds, then forgotten (see session-limits.ts). */
+  readonly #closed: ClosedSessions;
+
+  constructor(options: { retention?: SessionRetention } = {}) {
+    this.#closed = new ClosedSessions(options.retention ?? {}, (sessionId) => this.#sessions.delete(sessionId));
+  }
+
+  /** One opening of the session (see `SessionStore.claim`): it is kept while it is open anywhere. */
+  claim(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.opened(sessionId);
+  }
+
+  /** One opening ended; once the session is open nowhere, its retention starts. */
+  release(sessionId: string): void {
+    if (this.#sessions.has(sessionId)) this.#closed.closed(sessionId);
+  }
 
   create(record: SessionRecord): void {
     if (this.#sessions.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
     this.#sessions.set(record.sessionId, {
       record: structuredClone(record),
       seq: this.#nextSeq++,
-      history: [],
-      compactedLength: 0,
+      history: new HistoryFold(),
     });
   }
 
@@ -53,16 +68,12 @@ export class InMemorySessionStore implements SessionStore {
   appendUpdate(sessionId: string, update: SessionUpdate): void {
     const entry = this.#sessions.get(sessionId);
     if (entry === undefined) return;
-    entry.history.push(update);
-    if (entry.history.length >= Math.max(MIN_COMPACTION_LENGTH, entry.compactedLength * 2)) {
-      entry.history = compactHistory(entry.history);
-      entry.compactedLength = entry.history.length;
-    }
+    entry.history.append(update);
   }
 
   history(sessionId: string): readonly SessionUpdate[] {
     const entry = this.#sessions.get(sessionId);
-    return entry === undefined ? [] : compactHistory(entry.history);
+    return entry === undefined ? [] : entry.history.updates();
   }
 
   list(query: ListSessionsQuery): ListSessionsPage {
@@ -86,6 +97,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   delete(sessionId: string): void {
+    this.#closed.forget(sessionId);
     this.#sessions.delete(sessionId);
   }
 }

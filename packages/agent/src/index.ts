@@ -24,19 +24,30 @@ export type { ElicitationRequest, ElicitationResult, FormElicitation, UrlElicita
 export {
   AgentDefinitionError,
   CapabilityNotSupportedError,
+  DuplicateIdError,
   InvalidOutgoingMessageError,
   SessionClosedError,
   TurnEndedError,
 } from "./errors.js";
-export { compactHistory } from "./history.js";
+export { compactHistory, HistoryFold } from "./history.js";
 export { type IdGenerator, type IdKind, randomIds } from "./ids.js";
 export { InMemorySessionStore } from "./in-memory-session-store.js";
 export { DEFAULT_PERMISSION_OPTIONS, type PermissionDecision, type PermissionRequest } from "./permission.js";
+export {
+  ClosedSessions,
+  DEFAULT_CLOSED_SESSION_TTL_MS,
+  DEFAULT_MAX_CLOSED_SESSIONS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CONNECTION,
+  type SessionLimits,
+  type SessionRetention,
+} from "./session-limits.js";
 export {
   InvalidCursorError,
   type LastStop,
   type ListSessionsPage,
   type ListSessionsQuery,
+  SessionBusyError,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";

@@ -13,7 +13,6 @@
 import {
   type AvailableCommand,
   type ContentBlock,
-  isStopReason,
   type Logger,
   type McpServer,
   RequestError,
@@ -22,14 +21,16 @@ import {
   type StopReason,
   type UsageUpdate,
 } from "@acp-kit/protocol";
+import { BackgroundWork } from "./background-work.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
 import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
-import { ToolCallBuilder, type ToolCallInit } from "./builders/tool-call.js";
+import { type Detached, ToolCallBuilder, type ToolCallInit } from "./builders/tool-call.js";
 import { configValue } from "./config-options.js";
-import { SessionClosedError, TurnEndedError } from "./errors.js";
-import type { IdGenerator, IdKind } from "./ids.js";
+import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.js";
+import { type IdGenerator, type IdKind, type IdSpace, SessionIds } from "./ids.js";
 import type { Peer } from "./peer.js";
 import { promptText } from "./prompt-content.js";
+import { closeRunEntities, type Outcome, stopOf } from "./run-ending.js";
 import type { LastStop, SessionRecord, SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 import { type NoticeInput, type TurnHost, TurnImpl } from "./turn.js";
@@ -65,11 +66,12 @@ type QueueItem =
  */
 const PRUNE_THRESHOLD = 256;
 
+/** How many times a generated id that is already used is asked for again before giving up. */
+const GENERATOR_ATTEMPTS = 16;
+
 function pruneWhere<T>(map: Map<string, T>, done: (entity: T) => boolean): void {
   for (const [id, entity] of map) if (done(entity)) map.delete(id);
 }
-
-type Outcome = { kind: "return"; value: unknown } | { kind: "throw"; error: unknown } | { kind: "forced" };
 
 export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   readonly id: string;
@@ -99,9 +101,18 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   #lastStop: LastStop | undefined;
   readonly #toolCalls = new Map<string, ToolCallBuilder>();
   readonly #terminals = new Map<string, TerminalBuilder>();
+  /** Ids used in this session (messages, tool calls, terminals): never handed out twice. */
+  readonly #ids = new SessionIds();
+  readonly #background = new BackgroundWork({
+    owner: this,
+    // The current state again, with the new list (a repeat, not a transition).
+    sendSnapshot: (background) =>
+      this.#engineSend({ sessionUpdate: "state_update", state: this.#foreground, background } as SessionUpdate),
+  });
   readonly #backgroundHost = {
     owner: this as UpdateOwner,
     track: (call: ToolCallBuilder) => this.trackToolCall(undefined, call),
+    detach: (call: ToolCallBuilder) => this.detachToolCall(undefined, call),
   };
 
   constructor(record: SessionRecord, mcpServers: readonly McpServer[], services: SessionServices) {
@@ -194,14 +205,16 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
 
   toolCall(init: ToolCallInit): ToolCallBuilder {
     this.#assertOpen();
-    return new ToolCallBuilder(this.#backgroundHost, init.toolCallId ?? this.newId("tool_call"), init);
+    const id = init.toolCallId === undefined ? this.newId("tool_call") : this.claimId("tool_call", init.toolCallId);
+    return new ToolCallBuilder(this.#backgroundHost, id, init);
   }
 
   terminal(init: TerminalInit = {}): TerminalBuilder {
     this.#assertOpen();
+    const id = init.terminalId === undefined ? this.newId("terminal") : this.claimId("terminal", init.terminalId);
     return new TerminalBuilder(
-      { owner: this, track: (t) => this.trackTerminal(undefined, t) },
-      init.terminalId ?? this.newId("terminal"),
+      { owner: this, track: (t) => this.trackTerminal(undefined, t), detach: (t) => this.detachTerminal(undefined, t) },
+      id,
       init,
     );
   }
@@ -236,7 +249,37 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
   // ---- TurnHost -------------------------------------------------------------------------------
 
   newId(kind: IdKind): string {
-    return this.#services.ids(kind);
+    const space = SessionIds.spaceOf(kind);
+    if (space === undefined) return this.#services.ids(kind);
+    // A generator may restart (a counter in a new process, after a resume): ask again a few times.
+    let id = this.#services.ids(kind);
+    for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#ids.has(space, id); attempt++)
+      id = this.#services.ids(kind);
+    return this.claimId(space, id);
+  }
+
+  claimId(space: IdSpace, id: string): string {
+    if (!this.#ids.claim(space, id)) throw new DuplicateIdError(space, id);
+    return id;
+  }
+
+  /** Records the ids a retained history already uses (resume), so none is handed out again. */
+  seedIds(history: readonly SessionUpdate[]): void {
+    for (const update of history) this.#ids.seed(update as never);
+  }
+
+  detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached {
+    if (run?.ended) throw new TurnEndedError("toolCall.detach");
+    this.#assertOpen();
+    run?.toolCalls.delete(call);
+    return this.#background.detach({ type: "tool_call", builder: call });
+  }
+
+  detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached {
+    if (run?.ended) throw new TurnEndedError("terminal.detach");
+    this.#assertOpen();
+    run?.terminals.delete(terminal);
+    return this.#background.detach({ type: "terminal", builder: terminal });
   }
 
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void> {
@@ -339,7 +382,11 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
     const run = this.#current;
     if (run !== undefined && !run.ended && !run.cancelRequested && run.followUpListeners.size > 0) {
-      return Promise.resolve(this.#deliverFollowUp(run, prompt));
+      try {
+        return Promise.resolve(this.#deliverFollowUp(run, prompt));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     }
     return new Promise((resolve, reject) => {
       this.#queue.push({ kind: "prompt", prompt, resolve, reject });
@@ -374,11 +421,25 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     return run.done.then(() => undefined);
   }
 
-  /** `session/close`: like cancel, then nothing more is sent about the session. */
-  async close(): Promise<void> {
+  /**
+   * `session/close`: like cancel; then `hook` (the definition's `closeSession`) runs while the
+   * session can still report, e.g. finalize its background work; background tool calls still
+   * live are then reported `cancelled`; then nothing more is sent about the session.
+   */
+  async close(hook?: (session: AgentSession) => void | Promise<void>): Promise<void> {
     if (this.#closed) return;
     this.#closing = true;
     await this.cancel();
+    if (hook !== undefined) {
+      try {
+        await hook(this);
+      } catch (error) {
+        this.#services.logger.error?.("closeSession handler failed", error);
+      }
+    }
+    this.#background.endAll((error) =>
+      this.#services.logger.error?.("Could not end a background item of a closing session", error),
+    );
     this.#closed = true;
     this.#persist({ data: this.data });
     this.#toolCalls.clear();
@@ -416,6 +477,8 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       update.stopReason = this.#lastStop.stopReason;
       if (this.#lastStop.error !== undefined) update.error = this.#lastStop.error;
     }
+    const background = this.#background.snapshot();
+    if (background !== undefined) update.background = background;
     return update as SessionUpdate;
   }
 
@@ -511,6 +574,9 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
       update.stopReason = stop.stopReason;
       if (stop.error !== undefined) update.error = stop.error;
     }
+    // Once background work was reported, every state update carries the complete list.
+    const background = this.#background.snapshot();
+    if (background !== undefined) update.background = background;
     this.#engineSend(update as SessionUpdate);
   }
 
@@ -522,15 +588,29 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     }
   }
 
-  #insertUserMessage(prompt: ContentBlock[]): string {
-    const messageId = this.newId("user_message");
+  /** Sends the insertion of a prompt under `messageId` (from `#newUserMessageId`). */
+  #insertUserMessage(prompt: ContentBlock[], messageId: string): string {
     this.#persist({ updatedAt: new Date().toISOString() });
     this.#engineSend({ sessionUpdate: "user_message", messageId, content: prompt } as SessionUpdate);
     return messageId;
   }
 
+  /** A fresh id for an insertion; a repeat from the generator refuses the prompt (-32603, nothing sent). */
+  #newUserMessageId(): string {
+    try {
+      return this.newId("user_message");
+    } catch (error) {
+      if (!(error instanceof DuplicateIdError)) throw error;
+      this.#services.logger.error?.("The id generator repeated a message id; the prompt was refused", {
+        sessionId: this.id,
+        messageId: error.id,
+      });
+      throw RequestError.internalError("The agent could not assign a new message id");
+    }
+  }
+
   #deliverFollowUp(run: WorkRun, prompt: ContentBlock[]): { messageId: string } {
-    const messageId = this.#insertUserMessage(prompt);
+    const messageId = this.#insertUserMessage(prompt, this.#newUserMessageId());
     const followUp = { messageId, prompt, text: promptText(prompt) };
     for (const listener of [...run.followUpListeners]) {
       try {
@@ -546,6 +626,17 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     if (this.#current !== undefined || this.#closing || this.#closed) return;
     const item = this.#queue.shift();
     if (item === undefined) return;
+    let insertedId: string | undefined;
+    if (item.kind === "prompt") {
+      // Before `running`: a refused insertion sends nothing at all.
+      try {
+        insertedId = this.#newUserMessageId();
+      } catch (error) {
+        item.reject(error);
+        this.#pump();
+        return;
+      }
+    }
     const run = new WorkRun();
     this.#current = run;
     this.#setForeground("running");
@@ -554,7 +645,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     let handler: WorkHandler;
     if (item.kind === "prompt") {
       prompt = item.prompt;
-      messageId = this.#insertUserMessage(prompt);
+      messageId = this.#insertUserMessage(prompt, insertedId!);
       item.resolve({ messageId });
       handler = this.#services.promptHandler;
     } else {
@@ -580,70 +671,21 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     this.#finish(run, outcome);
   }
 
-  /**
-   * A turn's tool calls and terminals belong to the turn (`session.toolCall` / `session.terminal`
-   * are for work that outlives it). Before its idle, every tool call that is not final is closed
-   * (`cancelled` for a cancelled turn, `failed` otherwise: a handler that returned without
-   * finishing one is logged), and terminals still running stop advertising `capabilities.cancel`.
-   * So no UI keeps a spinner or a cancel button for work nobody reports on any more. After a lost
-   * connection this is only recorded, so the history shows the same end.
-   */
+  /** Closes what the run leaves unfinished (only recorded after a lost connection), then forgets it. */
   #closeRunEntities(run: WorkRun, stopReason: StopReason): void {
     if (this.#closed && !this.#offline) return;
-    const finalStatus = stopReason === "cancelled" ? "cancelled" : "failed";
-    for (const call of run.toolCalls) {
-      if (call.isFinal) continue;
-      if (stopReason !== "cancelled" && stopReason !== "error") {
-        this.#services.logger.warn?.("A turn ended with a tool call that is not final; reporting it failed", {
-          sessionId: this.id,
-          toolCallId: call.id,
-          status: call.status,
-        });
-      }
-      try {
-        void call.update({ status: finalStatus });
-      } catch (error) {
-        this.#services.logger.error?.("Could not close a tool call of an ending turn", error);
-      }
-    }
-    for (const terminal of run.terminals) {
-      if (terminal.exited || !terminal.cancellable) continue;
-      try {
-        void terminal.setCancelHandler(null);
-      } catch (error) {
-        this.#services.logger.error?.("Could not withdraw a terminal's cancel capability", error);
-      }
-    }
+    closeRunEntities(run, stopReason, this.#services.logger, this.id);
     for (const call of run.toolCalls) this.#toolCalls.delete(call.id);
     for (const terminal of run.terminals) this.#terminals.delete(terminal.id);
   }
 
   #finish(run: WorkRun, outcome: Outcome): void {
     if (run.ended) return;
-    let stopReason: StopReason;
-    let error: { code: number; message: string } | undefined;
-    if (run.cancelRequested || outcome.kind === "forced") {
-      stopReason = "cancelled";
-    } else if (outcome.kind === "return") {
-      const value = outcome.value ?? "end_turn";
-      if (isStopReason(value)) stopReason = value;
-      else {
-        stopReason = "error";
-        error = { code: -32603, message: `The agent returned an invalid stop reason` };
-        this.#services.logger.error?.("Turn handler returned an invalid stop reason", { sessionId: this.id, value });
-      }
-    } else {
-      stopReason = "error";
-      const thrown = outcome.error;
-      error =
-        thrown instanceof RequestError
-          ? { code: thrown.code, message: thrown.message }
-          : { code: -32603, message: thrown instanceof Error ? thrown.message : "Internal error" };
-      this.#services.logger.error?.("Turn handler failed", { sessionId: this.id, error: thrown });
-    }
+    const stop = stopOf(outcome, run.cancelRequested, this.#services.logger, this.id);
+    const { stopReason } = stop;
     this.#closeRunEntities(run, stopReason);
     run.ended = true;
-    this.#lastStop = error === undefined ? { stopReason } : { stopReason, error };
+    this.#lastStop = stop;
     this.#persist({ data: this.data, lastStop: this.#lastStop });
     run.abortPendingRequests();
     if (!run.controller.signal.aborted) run.controller.abort(new DOMException("The turn ended", "AbortError"));

@@ -82,6 +82,31 @@ export interface SessionStore {
   list(query: ListSessionsQuery): ListSessionsPage | Promise<ListSessionsPage>;
   /** Removes the session and its history. Unknown ids are ignored. */
   delete(sessionId: string): void | Promise<void>;
+  /**
+   * Optional: the session is being opened on a connection of this process (just created, or
+   * resumed). Called once per opening, and matched by one `release`. A store shared by several
+   * processes claims the session's work for this process here (a lock or lease) and throws
+   * `SessionBusyError` while another process holds it; claiming a session this process already
+   * holds is a no-op. The in-memory store keeps a session while it is open anywhere.
+   */
+  claim?(sessionId: string): void | Promise<void>;
+  /**
+   * Optional: one opening ended (the session was closed or deleted, or its connection ended and its
+   * last run was recorded). Releases what `claim` took; once a session is open nowhere, a store may
+   * forget it after a while (the in-memory one bounds how many it keeps and for how long:
+   * `SessionRetention`).
+   */
+  release?(sessionId: string): void | Promise<void>;
+}
+
+/** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
+export class SessionBusyError extends Error {
+  override readonly name = "SessionBusyError";
+  readonly sessionId: string;
+  constructor(sessionId: string, detail: string) {
+    super(`Session ${sessionId} is in use by another agent process (${detail})`);
+    this.sessionId = sessionId;
+  }
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */

@@ -7,8 +7,14 @@ import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from 
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
-import { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
-import { ToolCallBuilder, type ToolCallInit, type ToolCallPatch } from "./builders/tool-call.js";
+import { TerminalBuilder, type TerminalHost, type TerminalInit } from "./builders/terminal.js";
+import {
+  type Detached,
+  ToolCallBuilder,
+  type ToolCallHost,
+  type ToolCallInit,
+  type ToolCallPatch,
+} from "./builders/tool-call.js";
 import {
   assertElicitationMode,
   type ElicitationRequest,
@@ -16,7 +22,7 @@ import {
   interpretElicitationResponse,
 } from "./elicitation.js";
 import { TurnEndedError } from "./errors.js";
-import type { IdKind } from "./ids.js";
+import type { IdKind, IdSpace } from "./ids.js";
 import {
   CANCELLED_PERMISSION,
   DEFAULT_PERMISSION_OPTIONS,
@@ -57,6 +63,27 @@ export class TurnToolCall extends ToolCallBuilder {
   }
 }
 
+/**
+ * One unit of foreground work as its handler sees it: a prompt turn, or agent-initiated work
+ * (`session.startWork`). The engine sends `running` before the handler runs and exactly one idle,
+ * with the handler's stop reason, after it returns; every builder refuses to send after that.
+ *
+ * @example
+ * ```ts
+ * const agent = defineAgent({
+ *   info: { name: "builder", version: "1.0.0" },
+ *   async prompt(turn) {
+ *     await turn.say(`Building for: ${turn.text}`);
+ *     const build = turn.toolCall({ title: "npm run build", kind: "execute" });
+ *     await build.start();
+ *     const watch = turn.terminal({ command: "npm run watch" });
+ *     watch.detach(); // keeps running after this turn's idle, listed in `background`
+ *     await build.complete({ content: ["built"] });
+ *     return "end_turn";
+ *   },
+ * });
+ * ```
+ */
 export interface Turn {
   readonly session: AgentSession;
   /** The prompt's content blocks (empty for agent-initiated work). */
@@ -118,7 +145,10 @@ export interface TurnHost {
   readonly sessionId: string;
   readonly session: AgentSession;
   readonly client: ClientContext;
+  /** A fresh id; for messages, tool calls and terminals one never used in the session. */
   newId(kind: IdKind): string;
+  /** Claims an author-chosen id for a new tool call or terminal (throws `DuplicateIdError` if used). */
+  claimId(space: IdSpace, id: string): string;
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
   recordFromRun(run: WorkRun, update: SessionUpdate): void;
   clientRequest(
@@ -130,6 +160,8 @@ export interface TurnHost {
   notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
+  detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached;
+  detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached;
 }
 
 export class TurnImpl implements Turn, UpdateOwner {
@@ -140,16 +172,24 @@ export class TurnImpl implements Turn, UpdateOwner {
   #text: string | undefined;
 
   /** @internal */
-  readonly toolCallHost: { owner: UpdateOwner; track(call: ToolCallBuilder): void };
-  readonly #terminalHost: { owner: UpdateOwner; track(t: TerminalBuilder): void };
+  readonly toolCallHost: ToolCallHost;
+  readonly #terminalHost: TerminalHost;
 
   constructor(host: TurnHost, run: WorkRun, prompt: readonly ContentBlock[], messageId: string | undefined) {
     this.#host = host;
     this.#run = run;
     this.prompt = prompt;
     this.messageId = messageId;
-    this.toolCallHost = { owner: this, track: (call) => host.trackToolCall(run, call) };
-    this.#terminalHost = { owner: this, track: (t) => host.trackTerminal(run, t) };
+    this.toolCallHost = {
+      owner: this,
+      track: (call) => host.trackToolCall(run, call),
+      detach: (call) => host.detachToolCall(run, call),
+    };
+    this.#terminalHost = {
+      owner: this,
+      track: (t) => host.trackTerminal(run, t),
+      detach: (t) => host.detachTerminal(run, t),
+    };
   }
 
   get sessionId(): string {
@@ -209,12 +249,16 @@ export class TurnImpl implements Turn, UpdateOwner {
 
   toolCall(init: ToolCallInit): TurnToolCall {
     this.#assertActive("turn.toolCall");
-    return new TurnToolCall(this, init.toolCallId ?? this.#host.newId("tool_call"), init);
+    const id =
+      init.toolCallId === undefined ? this.#host.newId("tool_call") : this.#host.claimId("tool_call", init.toolCallId);
+    return new TurnToolCall(this, id, init);
   }
 
   terminal(init: TerminalInit = {}): TerminalBuilder {
     this.#assertActive("turn.terminal");
-    return new TerminalBuilder(this.#terminalHost, init.terminalId ?? this.#host.newId("terminal"), init);
+    const id =
+      init.terminalId === undefined ? this.#host.newId("terminal") : this.#host.claimId("terminal", init.terminalId);
+    return new TerminalBuilder(this.#terminalHost, id, init);
   }
 
   plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {

@@ -31,13 +31,13 @@ describe("initialize", () => {
     expect(result.protocolVersion).toBe(2);
   });
 
-  it("refuses an older version with -32022 {requested, supported}", async () => {
+  it("refuses a version below 1 with -32022 {requested, supported}", async () => {
     running = start({ prompt: noop });
     await expect(
-      running.client.request("initialize", { protocolVersion: 1, info: { name: "old", version: "1" } }),
+      running.client.request("initialize", { protocolVersion: 0, info: { name: "old", version: "1" } }),
     ).rejects.toMatchObject({
       code: -32022,
-      data: { requested: 1, supported: [2] },
+      data: { requested: 0, supported: [2, 1] },
     });
   });
 

@@ -15,6 +15,7 @@ import {
   type ClientCapabilities,
   type CompleteElicitationNotification,
   ConnectionError,
+  ConnectionErrorKinds,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
   createClientSideConnection,
@@ -28,6 +29,7 @@ import {
   type NewSessionRequest,
   PROTOCOL_VERSION,
   type ReplayFrom,
+  RequestAbortedError,
   RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -37,8 +39,10 @@ import {
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
-import { type ClientSession, type SessionHost, SessionRuntime, type WorkRefs } from "./session.js";
+import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
+import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
+import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
 
 /** What a handler of an agent request gets besides the params. */
 export interface AgentRequestContext {
@@ -90,7 +94,25 @@ export interface ConnectOptions {
   validateOutgoing?: boolean;
   /** Aborts the `initialize` call (e.g. `AbortSignal.timeout(10_000)`); the connection is then closed. */
   signal?: AbortSignal;
+  /** Turn handle settings: update buffer bounds, the missing-`user_message` fallback (docs/turn-model.md). */
+  turns?: TurnOptions;
+  /** Answers to what only a v1 agent asks (`fs/*`, `terminal/*`); advertised to it only when given. */
+  v1Handlers?: V1ClientHandlers;
+  /**
+   * How long the agent gets to answer `initialize` before the connection is closed and
+   * `connectToAgent` rejects with a `ConnectionError` of kind `timeout` naming the agent (and its
+   * last stderr lines, for a spawned agent). Default 120 s, room for an `npx` download. `0` waits forever.
+   */
+  initializeTimeoutMs?: number;
+  /**
+   * Updates for sessions not known yet are kept while a `session/new` is in flight (they can beat
+   * its response); past this many in total, further ones are dropped with a warning. Default 1024.
+   */
+  maxEarlyUpdates?: number;
 }
+
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_EARLY_UPDATES = 1024;
 
 export interface NewSessionOptions {
   /** Store to fill (e.g. one a UI already subscribed to). Default: a new one. */
@@ -116,6 +138,7 @@ export interface ResumeSessionOptions {
 export interface AcpClient {
   /** The typed connection underneath (`.connection` is the raw JSON-RPC one). */
   readonly connection: AcpConnection<"client">;
+  /** The negotiated version: 2, or 1 when the agent speaks v1 (then translated to and from v2). */
   readonly protocolVersion: number;
   /** The agent's `initialize` answer, as received. */
   readonly initializeResponse: InitializeResponse;
@@ -125,6 +148,8 @@ export interface AcpClient {
 
   newSession(params: NewSessionRequest, options?: NewSessionOptions): Promise<ClientSession>;
   resumeSession(sessionId: string, options: ResumeSessionOptions): Promise<ClientSession>;
+  /** Resumes `sessionId` or starts a new session, as `options.resume` says (see resume-policy.ts). */
+  openSession(options: OpenSessionOptions): Promise<OpenedSession>;
   /** One page of `session/list`. */
   listSessions(params?: ListSessionsRequest): Promise<ListSessionsResponse>;
   /** `session/list` page by page, following `nextCursor` until the last page. */
@@ -197,20 +222,49 @@ function checkExtMethod(method: string): void {
  * ```
  */
 export async function connectToAgent(transport: Transport, options: ConnectOptions): Promise<AcpClient> {
-  const connection = createClientSideConnection(transport, {
+  // Asks for v2; switches the connection to v1 when the agent answers 1 (see v1/negotiation.ts).
+  const negotiation = new NegotiatingTransport(transport, { v1Handlers: options.v1Handlers, logger: options.logger });
+  const connection = createClientSideConnection(negotiation, {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
   });
   const client = new Client(connection, options);
   connection.listen();
+  const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const abort = new AbortController();
+  const timedOut = Symbol("initialize timeout");
+  const onCallerAbort = (): void => abort.abort(options.signal?.reason);
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  const timer = timeoutMs > 0 ? setTimeout(() => abort.abort(timedOut), timeoutMs) : undefined;
   try {
     const params = { protocolVersion: PROTOCOL_VERSION, info: options.info, capabilities: options.capabilities ?? {} };
-    client.initialized(await connection.request("initialize", params, { signal: options.signal }));
+    const response = await connection.request("initialize", params, { signal: abort.signal });
+    if (negotiation.failure) throw negotiation.failure;
+    client.initialized({ ...response, protocolVersion: negotiation.protocolVersion ?? response.protocolVersion });
   } catch (error) {
     await connection.close();
+    if (negotiation.failure) throw negotiation.failure;
+    if (error instanceof RequestAbortedError && error.reason === timedOut)
+      throw initializeTimeout(transport, timeoutMs);
     throw error;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
   }
   return client;
+}
+
+function initializeTimeout(transport: Transport, timeoutMs: number): ConnectionError {
+  const peer = transport.describePeer?.();
+  const stderrTail = peer?.stderrTail ?? [];
+  const source = peer === undefined ? "The agent" : `The agent (${peer.source})`;
+  const tail = stderrTail.length > 0 ? `; its last stderr lines:\n  ${stderrTail.slice(-5).join("\n  ")}` : "";
+  return new ConnectionError(
+    ConnectionErrorKinds.Timeout,
+    `${source} did not answer initialize within ${timeoutMs} ms${tail}`,
+    { details: { timeoutMs, ...(peer === undefined ? {} : { source: peer.source, stderrTail }) } },
+  );
 }
 
 class Client implements AcpClient, SessionHost {
@@ -223,6 +277,9 @@ class Client implements AcpClient, SessionHost {
   readonly #sessions = new Map<string, SessionRuntime>();
   /** Updates for sessions not known yet, kept while a `session/new` is in flight. */
   readonly #early = new Map<string, SessionUpdate[]>();
+  #earlyCount = 0;
+  #earlyDropped = 0;
+  readonly #maxEarlyUpdates: number;
   #newSessionsInFlight = 0;
   #closedError: ConnectionError | undefined;
 
@@ -231,6 +288,7 @@ class Client implements AcpClient, SessionHost {
     this.#options = options;
     this.#handlers = options.handlers ?? {};
     this.logger = options.logger;
+    this.#maxEarlyUpdates = options.maxEarlyUpdates ?? DEFAULT_MAX_EARLY_UPDATES;
     this.closed = connection.closed;
     this.#register();
     void connection.closed.then((error) => {
@@ -260,6 +318,9 @@ class Client implements AcpClient, SessionHost {
   }
   get promptCapabilities() {
     return this.agentCapabilities.session?.prompt;
+  }
+  get turnOptions(): TurnOptions | undefined {
+    return this.#options.turns;
   }
   get closedError(): ConnectionError | undefined {
     return this.#closedError ?? (this.connection.isClosed ? ConnectionError.closed() : undefined);
@@ -322,19 +383,25 @@ class Client implements AcpClient, SessionHost {
       this.#sessions.set(result.sessionId, runtime);
       // Updates that beat the response (a state_update, the command list, ...) are applied
       // first; the response's lists only fill what no update has reported yet.
-      for (const update of this.#early.get(result.sessionId) ?? []) runtime.receive(update);
+      const early = this.#early.get(result.sessionId) ?? [];
+      for (const update of early) runtime.receive(update);
       this.#early.delete(result.sessionId);
+      this.#earlyCount -= early.length;
       if (Array.isArray(result.configOptions) && !runtime.sawConfigOptionsUpdate)
         runtime.store.setConfigOptions(result.configOptions);
       if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
         runtime.store.setAvailableCommands(result.availableCommands);
       return runtime.session;
     } finally {
-      if (--this.#newSessionsInFlight === 0 && this.#early.size > 0) {
+      if (--this.#newSessionsInFlight === 0 && (this.#early.size > 0 || this.#earlyDropped > 0)) {
         this.logger?.warn?.("Dropped session/update notifications for sessions no session/new returned", {
-          sessionIds: [...this.#early.keys()],
+          sessionIds: [...this.#early.keys()].slice(0, 10),
+          updates: this.#earlyCount,
+          overLimit: this.#earlyDropped,
         });
         this.#early.clear();
+        this.#earlyCount = 0;
+        this.#earlyDropped = 0;
       }
     }
   }
@@ -377,6 +444,10 @@ class Client implements AcpClient, SessionHost {
     if (Array.isArray(result.availableCommands) && !runtime.sawCommandsUpdate)
       runtime.store.setAvailableCommands(result.availableCommands);
     return runtime.session;
+  }
+
+  openSession(options: OpenSessionOptions): Promise<OpenedSession> {
+    return openSession(this, options);
   }
 
   async listSessions(params: ListSessionsRequest = {}): Promise<ListSessionsResponse> {
@@ -427,6 +498,12 @@ class Client implements AcpClient, SessionHost {
       await this.request("session/delete", { sessionId });
     } catch (error) {
       if (!(error instanceof RequestError && error.code === ErrorCodes.ResourceNotFound)) throw error;
+    }
+    // A deleted session is gone on this side too (the agent closed it first).
+    const runtime = this.#sessions.get(sessionId);
+    if (runtime) {
+      this.#sessions.delete(sessionId);
+      runtime.closed();
     }
   }
 
@@ -489,7 +566,8 @@ class Client implements AcpClient, SessionHost {
     ];
   }
 
-  #onUpdate(params: unknown): void {
+  /** Returns a promise while a session's iterated handles are too far behind (inbound backpressure). */
+  #onUpdate(params: unknown): Promise<void> | undefined {
     if (
       !isObject(params) ||
       typeof params.sessionId !== "string" ||
@@ -502,8 +580,17 @@ class Client implements AcpClient, SessionHost {
     const update = params.update as SessionUpdate;
     const runtime = this.#sessions.get(params.sessionId);
     if (runtime) {
-      runtime.receive(update);
-    } else if (this.#newSessionsInFlight > 0) {
+      return runtime.receive(update);
+    }
+    if (this.#newSessionsInFlight > 0) {
+      if (this.#earlyCount >= this.#maxEarlyUpdates) {
+        if (this.#earlyDropped++ === 0)
+          this.logger?.warn?.("Dropping session/update notifications for unknown sessions: early-update buffer full", {
+            maxEarlyUpdates: this.#maxEarlyUpdates,
+          });
+        return;
+      }
+      this.#earlyCount++;
       const early = this.#early.get(params.sessionId);
       if (early) early.push(update);
       else this.#early.set(params.sessionId, [update]);
@@ -512,6 +599,7 @@ class Client implements AcpClient, SessionHost {
         sessionId: params.sessionId,
       });
     }
+    return undefined;
   }
 
   #onPermission(

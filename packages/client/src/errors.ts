@@ -20,3 +20,18 @@ export class NotAdvertisedError extends Error {
     this.requirement = requirement;
   }
 }
+
+/**
+ * A handle's update iterator fell `limit` updates behind while the connection could not pause
+ * reading (this client was waiting for a response of its own). The iterator's buffer was released;
+ * the store still holds every update and the handle's `done` still settles.
+ */
+export class UpdateBufferOverflowError extends Error {
+  override readonly name = "UpdateBufferOverflowError";
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`The update iterator fell ${limit} updates behind and was stopped; read the session store instead`);
+    this.limit = limit;
+  }
+}

@@ -12,13 +12,27 @@ export {
   type ClientHandlers,
   type ConnectOptions,
   connectToAgent,
+  DEFAULT_INITIALIZE_TIMEOUT_MS,
+  DEFAULT_MAX_EARLY_UPDATES,
   type NewSessionOptions,
   type ResumeSessionOptions,
 } from "./client.js";
-export { NotAdvertisedError } from "./errors.js";
+export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
+export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export type { Logger } from "./logger.js";
 export { selectPermissionOption } from "./permission.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
-export type { ClientSession, ConfigValue, PromptOptions } from "./session.js";
+export {
+  classifyResumeFailure,
+  type OpenedSession,
+  type OpenSessionOptions,
+  openSession,
+  type ResumeFailure,
+  type ResumePolicy,
+  ResumeRefusedError,
+} from "./resume-policy.js";
+export type { ClientSession, ConfigValue, PromptOptions, TurnOptions } from "./session.js";
 export * from "./store/index.js";
-export type { ForegroundWork, StopReason, Turn, TurnResult } from "./turn.js";
+export type { StopReason, Turn, TurnResult, WorkProgress } from "./turn.js";
+export type { FeedLimits } from "./update-feed.js";
+export { CLIENT_PROTOCOL_VERSIONS, type V1ClientHandlers, type V1RequestContext } from "./v1/index.js";

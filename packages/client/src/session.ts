@@ -17,10 +17,27 @@ import {
   type SetSessionConfigOptionResponse,
 } from "@acp-kit/protocol";
 import { NotAdvertisedError } from "./errors.js";
+import { ForegroundTracker } from "./foreground-tracker.js";
+import type { ForegroundWork } from "./foreground-work.js";
 import type { Logger } from "./logger.js";
 import { checkPromptContent, type PromptInput, toPromptContent } from "./prompt-content.js";
 import { SessionStore } from "./store/session-store.js";
-import { type ForegroundWork, type Turn, TurnControl, turnResultOf, WorkControl } from "./turn.js";
+import type { Turn } from "./turn.js";
+import { DEFAULT_FEED_LIMITS, type FeedLimits } from "./update-feed.js";
+
+/** How long an accepted prompt may wait, with the session idle, for its user message (see docs/turn-model.md). */
+export const DEFAULT_USER_MESSAGE_TIMEOUT_MS = 3000;
+
+/** Turn handle settings (the `turns` connect option). */
+export interface TurnOptions {
+  /** Bounds of each handle's update buffer. Default `{ highWaterMark: 1024, limit: 65536 }`. */
+  buffer?: FeedLimits;
+  /**
+   * Fallback for agents that never report a prompt's `user_message`: an accepted, unbound turn
+   * settles after the session stayed idle this long (one protocol warning is logged). Default 3000.
+   */
+  userMessageTimeoutMs?: number;
+}
 
 export interface PromptOptions {
   /** Aborting it cancels the turn (as `turn.cancel()` does). */
@@ -32,6 +49,20 @@ export interface PromptOptions {
 /** A config option value: a value ID (`select`), a boolean, or an explicit typed value. */
 export type ConfigValue = string | boolean | { type: string; value: unknown };
 
+/**
+ * One session of a connection: its store, its prompts and the foreground work the agent runs.
+ *
+ * @example
+ * ```ts
+ * const session = await client.newSession({ cwd: process.cwd() });
+ * const unsubscribe = session.store.subscribe(() => render(session.store.getSnapshot()));
+ * session.onForegroundWork((work) => console.log(`agent started ${work.id}`));
+ * const first = session.prompt("Fix the failing test");
+ * const second = session.prompt("Then update the changelog"); // queued or steered: the agent decides
+ * console.log((await first.done).stopReason, (await second.done).stopReason);
+ * unsubscribe();
+ * ```
+ */
 export interface ClientSession {
   readonly sessionId: string;
   /** The materialized session: subscribe to it to render. */
@@ -50,9 +81,13 @@ export interface ClientSession {
   close(): Promise<void>;
   /** Calls `listener` with every update, after the store applied it. */
   onUpdate(listener: (update: SessionUpdate) => void): Disposable;
-  /** Calls `listener` when the agent starts foreground work that no prompt of this client started. */
+  /**
+   * Calls `listener` with each foreground work that no prompt of this client started (as soon as
+   * that is known: at once, at its first output, or at its end). Iterating the work inside the
+   * listener yields it from its start.
+   */
   onForegroundWork(listener: (work: ForegroundWork) => void): Disposable;
-  /** Unfinished turns and foreground work, oldest first. */
+  /** The unfinished foreground work (pending or running), if any. */
   readonly activeWork: readonly ForegroundWork[];
 }
 
@@ -69,6 +104,7 @@ export interface SessionHost {
   /** Set once the connection ended. */
   readonly closedError: ConnectionError | undefined;
   closeSession(sessionId: string): Promise<void>;
+  readonly turnOptions?: TurnOptions | undefined;
 }
 
 /** The work an agent request is about (a tool call, a terminal), when it says. */
@@ -76,8 +112,6 @@ export interface WorkRefs {
   toolCallId?: string;
   terminalId?: string;
 }
-
-const TOOL_CALL_UPDATES: ReadonlySet<string> = new Set(["tool_call_update", "tool_call_content_chunk"]);
 
 function disposable(fn: () => void): Disposable {
   let done = false;
@@ -95,18 +129,10 @@ export class SessionRuntime {
   store: SessionStore;
   readonly #host: SessionHost;
   readonly #sessionId: string;
-  /** Whether the latest state snapshot said idle (the only state from which work can start). */
-  #idle = true;
-  /** Prompt turns not settled yet, in send order. */
-  #turns: TurnControl[] = [];
-  /** Agent-initiated foreground work in progress. */
-  #work: WorkControl | undefined;
-  /** Tool calls reported since foreground work last ended: what a cancel marks `cancelled`. */
-  #foregroundToolCalls = new Set<string>();
+  readonly #tracker: ForegroundTracker;
   /** Agent requests (permission, elicitation) waiting on this client: aborting one answers it cancelled. */
   readonly #pendingRequests = new Map<AbortController, WorkRefs>();
   readonly #updateListeners = new Set<(update: SessionUpdate) => void>();
-  readonly #workListeners = new Set<(work: ForegroundWork) => void>();
   /** Whether list updates arrived (then a later session/new response must not overwrite them). */
   sawConfigOptionsUpdate = false;
   sawCommandsUpdate = false;
@@ -116,7 +142,16 @@ export class SessionRuntime {
     this.#sessionId = sessionId;
     this.#host = host;
     this.store = store;
-    this.#idle = store.getSnapshot().state.state === "idle";
+    this.#tracker = new ForegroundTracker(
+      {
+        sessionId,
+        logger: host.logger,
+        limits: host.turnOptions?.buffer ?? DEFAULT_FEED_LIMITS,
+        userMessageTimeoutMs: host.turnOptions?.userMessageTimeoutMs ?? DEFAULT_USER_MESSAGE_TIMEOUT_MS,
+        cancel: () => this.cancel(),
+      },
+      store.getSnapshot().state.state === "idle",
+    );
     const runtime = this;
     this.session = {
       sessionId,
@@ -133,14 +168,9 @@ export class SessionRuntime {
         this.#updateListeners.add(listener);
         return disposable(() => this.#updateListeners.delete(listener));
       },
-      onForegroundWork: (listener) => {
-        this.#workListeners.add(listener);
-        return disposable(() => this.#workListeners.delete(listener));
-      },
+      onForegroundWork: (listener) => disposable(this.#tracker.onWork(listener)),
       get activeWork() {
-        const work: ForegroundWork[] = runtime.#turns.map((t) => t.handle);
-        if (runtime.#work) work.push(runtime.#work.handle);
-        return work;
+        return runtime.#tracker.activeWork;
       },
     };
   }
@@ -148,21 +178,22 @@ export class SessionRuntime {
   /** Points the session at another store (resume); the foreground state is re-read from it. */
   useStore(store: SessionStore): void {
     this.store = store;
-    this.#idle = store.getSnapshot().state.state === "idle";
+    this.#tracker.useState(store.getSnapshot().state.state === "idle");
   }
 
   // ---- inbound --------------------------------------------------------------------------------
 
-  /** Applies one update of this session, in arrival order, and moves the work handles along. */
-  receive(update: SessionUpdate): void {
+  /**
+   * Applies one update of this session, in arrival order, and moves the work handles along.
+   * Returns a promise while an iterated handle is too far behind (inbound backpressure).
+   */
+  receive(update: SessionUpdate): Promise<void> | undefined {
     const tag = update.sessionUpdate;
     if (tag === "config_option_update") this.sawConfigOptionsUpdate = true;
     else if (tag === "available_commands_update") this.sawCommandsUpdate = true;
-    else if (TOOL_CALL_UPDATES.has(tag)) this.#foregroundToolCalls.add((update as { toolCallId: string }).toolCallId);
 
     this.store.apply(update);
-    for (const turn of this.#turns) turn.feed.push(update);
-    this.#work?.feed.push(update);
+    this.#tracker.receive(update);
     for (const listener of [...this.#updateListeners]) {
       try {
         listener(update);
@@ -170,65 +201,14 @@ export class SessionRuntime {
         this.#host.logger?.error?.("session: an update listener threw", { error });
       }
     }
-    if (tag === "state_update") this.#stateChanged(update);
-  }
-
-  /** A state snapshot arrived: only idle <-> not-idle transitions matter (repeats are no-ops). */
-  #stateChanged(update: SessionUpdate): void {
-    const idle = (update as { state?: unknown }).state === "idle";
-    if (idle === this.#idle) return;
-    this.#idle = idle;
-    if (!idle) {
-      // Work started. A prompt of ours explains it; otherwise the agent started it on its own.
-      if (this.#turns.length === 0 && this.#work === undefined) this.#startAgentWork(update);
-      return;
-    }
-    const result = turnResultOf(update);
-    const stillOpen: TurnControl[] = [];
-    for (const turn of this.#turns) {
-      if (turn.responded) {
-        turn.settle(this.#resultFor(turn, result));
-      } else if (turn.sentWhileIdle) {
-        // Inserted, ran and ended before the response got here: settle once it does.
-        turn.idleBeforeResponse ??= result;
-        stillOpen.push(turn);
-      } else {
-        // Sent while other work was running: that work ended; ours has not started yet.
-        stillOpen.push(turn);
-      }
-    }
-    this.#turns = stillOpen;
-    if (this.#work) {
-      this.#work.settle(this.#resultFor(this.#work, result));
-      this.#work = undefined;
-    }
-    this.#foregroundToolCalls.clear();
-  }
-
-  #resultFor(work: WorkControl, result: ReturnType<typeof turnResultOf>) {
-    return work.cancelRequested && result.stopReason === undefined ? { stopReason: "cancelled" } : result;
-  }
-
-  #startAgentWork(update: SessionUpdate): void {
-    const work: WorkControl = new WorkControl(this.#sessionId, () =>
-      work.settled ? Promise.resolve() : this.cancel(),
-    );
-    work.feed.push(update);
-    this.#work = work;
-    for (const listener of [...this.#workListeners]) {
-      try {
-        listener(work.handle);
-      } catch (error) {
-        this.#host.logger?.error?.("session: a foreground work listener threw", { error });
-      }
-    }
+    return this.#tracker.pressure.wait();
   }
 
   /** A permission request for this session arrived: its tool call subject patches the store first. */
   permissionRequested(request: RequestPermissionRequest): void {
     if (request.subject && (request.subject as { type?: unknown }).type === "tool_call") {
       const toolCallId = (request.subject as { toolCall?: { toolCallId?: unknown } }).toolCall?.toolCallId;
-      if (typeof toolCallId === "string") this.#foregroundToolCalls.add(toolCallId);
+      if (typeof toolCallId === "string") this.#tracker.toolCallSeen(toolCallId);
     }
     this.store.applyPermissionRequest(request);
   }
@@ -244,22 +224,13 @@ export class SessionRuntime {
 
   /** The connection ended: every unfinished handle fails with its error. */
   connectionClosed(error: ConnectionError): void {
-    for (const turn of this.#turns) {
-      turn.rejectMessageId(error);
-      turn.fail(error);
-    }
-    this.#turns = [];
-    this.#work?.fail(error);
-    this.#work = undefined;
+    this.#tracker.connectionClosed(error);
   }
 
   /** The session was closed: the agent owes nothing more; unfinished handles end as cancelled. */
   closed(): void {
-    // `messageId` is left to the prompt's own response (which may come after the close response).
-    for (const turn of this.#turns) turn.settle({ stopReason: "cancelled" });
-    this.#turns = [];
-    this.#work?.settle({ stopReason: "cancelled" });
-    this.#work = undefined;
+    // `accepted` is left to the prompt's own response (which may come after the close response).
+    this.#tracker.closed();
     for (const controller of this.#pendingRequests.keys()) controller.abort();
     this.#pendingRequests.clear();
   }
@@ -272,69 +243,44 @@ export class SessionRuntime {
     const { signal } = options;
     if (signal?.aborted) throw signal.reason;
 
-    // Cancelling a finished turn must not cancel whatever work runs now.
-    const turn: TurnControl = new TurnControl(
-      this.#sessionId,
-      () => (turn.settled ? Promise.resolve() : this.cancel()),
-      this.#idle,
-    );
+    const turn = this.#tracker.newTurn();
     if (this.#host.closedError) {
-      turn.rejectMessageId(this.#host.closedError);
-      turn.fail(this.#host.closedError);
+      this.#tracker.refused(turn, this.#host.closedError, false);
       return turn.handle;
     }
-    this.#turns.push(turn);
     if (signal) {
       const onAbort = (): void => void this.cancel().catch(() => {});
       signal.addEventListener("abort", onAbort, { once: true });
-      void turn.done.then(
-        () => signal.removeEventListener("abort", onAbort),
-        () => signal.removeEventListener("abort", onAbort),
-      );
+      const off = () => signal.removeEventListener("abort", onAbort);
+      void turn.done.then(off, off);
     }
     const params = { sessionId: this.#sessionId, prompt: blocks, ...(options.meta ? { _meta: options.meta } : {}) };
     this.#host.request("session/prompt", params).then(
-      (result) => this.#promptAnswered(turn, result.messageId),
-      (error: unknown) => this.#promptFailed(turn, error),
+      (result) => this.#tracker.answered(turn, result.messageId),
+      (error: unknown) => {
+        const cancelledByUs =
+          (turn.cancelRequested || this.closing) &&
+          error instanceof RequestError &&
+          error.code === ErrorCodes.RequestCancelled;
+        this.#tracker.refused(turn, error, cancelledByUs);
+      },
     );
     return turn.handle;
   }
 
-  #promptAnswered(turn: TurnControl, messageId: string): void {
-    turn.responded = true;
-    // The store is keyed by (kind, messageId): a user_message that arrived first is the same
-    // message, one that arrives later lands on it. Nothing to merge here.
-    turn.resolveMessageId(messageId);
-    if (turn.idleBeforeResponse !== undefined) {
-      this.#turns = this.#turns.filter((t) => t !== turn);
-      turn.settle(this.#resultFor(turn, turn.idleBeforeResponse));
-    }
-  }
-
-  #promptFailed(turn: TurnControl, error: unknown): void {
-    turn.rejectMessageId(error);
-    this.#turns = this.#turns.filter((t) => t !== turn);
-    const cancelledByUs =
-      (turn.cancelRequested || this.closing) &&
-      error instanceof RequestError &&
-      error.code === ErrorCodes.RequestCancelled;
-    if (cancelledByUs) turn.settle({ stopReason: "cancelled" });
-    else turn.fail(error);
-  }
-
   async cancel(): Promise<void> {
-    const active = this.#turns.length > 0 || this.#work !== undefined || !this.#idle;
-    for (const turn of this.#turns) turn.cancelRequested = true;
-    if (this.#work) this.#work.cancelRequested = true;
+    const active = this.#tracker.busy;
+    this.#tracker.cancelRequested();
     // Work listed in the latest background snapshot is not covered by session/cancel.
     const background = { toolCalls: new Set<string>(), terminals: new Set<string>() };
     for (const item of this.store.getSnapshot().state.background ?? []) {
       if (item.type === "tool_call") background.toolCalls.add((item as { toolCallId: string }).toolCallId);
       else if (item.type === "terminal") background.terminals.add((item as { terminalId: string }).terminalId);
     }
-    if (active) {
-      // Mark the work's unfinished tool calls now; the agent's later updates still apply.
-      this.store.markToolCallsCancelled([...this.#foregroundToolCalls].filter((id) => !background.toolCalls.has(id)));
+    const current = this.#tracker.currentToolCalls;
+    if (active && current !== undefined) {
+      // Mark the current work's unfinished tool calls now; the agent's later updates still apply.
+      this.store.markToolCallsCancelled([...current].filter((id) => !background.toolCalls.has(id)));
     }
     // Pending permission requests are answered `cancelled` (elicitations `cancel`) right away,
     // except those that are clearly about background work.

@@ -1,9 +1,11 @@
 /**
- * Handles on foreground work: a `Turn` follows one prompt from `session/prompt` to the idle
- * state update that ends it; a `ForegroundWork` follows work the agent started on its own.
+ * Prompt handles: a `Turn` follows one `session/prompt` from its acceptance (the inserted user
+ * message's `messageId`) to the idle that ends the foreground work containing that message.
+ * See docs/turn-model.md for the binding rule.
  */
 import type { AcpErrorObject, ReceivedStopReason, SessionUpdate } from "@acp-kit/protocol";
-import { UpdateFeed } from "./update-feed.js";
+import type { ForegroundWork, WorkControl } from "./foreground-work.js";
+import { type FeedLimits, type FeedPressure, UpdateFeed } from "./update-feed.js";
 
 /** Why foreground work stopped, as received: ACP's reasons, `_`-prefixed custom ones, or a newer peer's. */
 export type StopReason = ReceivedStopReason;
@@ -15,105 +17,186 @@ export interface TurnResult {
   readonly error?: AcpErrorObject;
 }
 
-/** Foreground work in one session, until the agent reports idle. */
-export interface ForegroundWork extends AsyncIterable<SessionUpdate> {
+/** What turns and works share: a result, updates to iterate, and a way to cancel. */
+export interface WorkProgress extends AsyncIterable<SessionUpdate> {
   readonly sessionId: string;
-  /** Every update of the session from the start of this work to its idle update (included). */
+  /** The same updates as iterating the handle itself (see `Turn` / `ForegroundWork` for which). */
   readonly updates: AsyncIterable<SessionUpdate>;
   /**
-   * Settles when the agent reports idle: with its stop reason. Rejects with the
-   * `ConnectionError` if the connection dies first.
+   * Settles with the `{ stopReason, error }` of the idle that ends the work. Rejects with the
+   * `ConnectionError` if the connection dies first (and, for a turn, with the agent's
+   * `RequestError` if the prompt was refused).
    */
   readonly done: Promise<TurnResult>;
   /** Whether `done` has settled. */
   readonly isDone: boolean;
   /**
-   * Cancels the session's foreground work: sends `session/cancel`, marks the work's unfinished
-   * tool calls `cancelled` in the store at once and answers pending permission requests with
-   * the `cancelled` outcome. `done` then settles when the agent's idle arrives.
+   * Cancels the session's foreground work (`session/cancel`): marks the current work's unfinished
+   * tool calls `cancelled` in the store at once (not those listed as background work) and answers
+   * pending permission requests `cancelled`. `done` settles when the agent's idle arrives. A no-op
+   * once `done` settled.
    */
   cancel(): Promise<void>;
 }
 
-/** One prompt's turn. */
-export interface Turn extends ForegroundWork {
+/**
+ * The handle `session.prompt()` returns.
+ *
+ * It binds to the foreground work that contains its user message (by `messageId`, whichever of
+ * the response and the `user_message` update comes first), settles `done` with that work's
+ * ending idle, and its iterator yields that work's updates (from the prompt being sent, once
+ * bound) and nothing of any other work. Prompts the agent inserts into running work share it.
+ *
+ * @example
+ * ```ts
+ * const turn = session.prompt("Summarize README.md");
+ * for await (const update of turn) {
+ *   if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
+ *     process.stdout.write(update.content.text);
+ *   }
+ * }
+ * const messageId = await turn.accepted; // the inserted user message
+ * const { stopReason } = await turn.done; // e.g. "end_turn"
+ * ```
+ */
+export interface Turn extends WorkProgress {
   /**
-   * The inserted user message's ID: resolves when the `session/prompt` response arrives.
-   * Rejects with the agent's `RequestError` if the prompt was not inserted.
+   * Resolves with the inserted user message's ID when the `session/prompt` response arrives
+   * (acceptance is insertion, not completion). Rejects with the agent's `RequestError` if the
+   * prompt was not inserted, or with the `ConnectionError`.
    */
+  readonly accepted: Promise<string>;
+  /** The same promise as `accepted`. */
   readonly messageId: Promise<string>;
+  /** The work this prompt is part of, once bound. */
+  readonly work: ForegroundWork | undefined;
 }
 
-/** The session-side controls of a work handle. */
-export class WorkControl {
-  readonly feed = new UpdateFeed();
-  readonly handle: ForegroundWork;
+type Candidate = { work: WorkControl; update: SessionUpdate };
+
+/** The session-side controls of a prompt handle. */
+export class TurnControl {
+  readonly feed: UpdateFeed;
+  readonly handle: Turn;
   readonly done: Promise<TurnResult>;
+  readonly accepted: Promise<string>;
+  /** The response arrived with this id. */
+  messageId: string | undefined;
+  /** The response (success or error) arrived. */
+  answered = false;
+  work: WorkControl | undefined;
+  /** A work that ended after acceptance while the echo was missing: the fallback binding. */
+  fallbackWork: WorkControl | undefined;
   cancelRequested = false;
   settled = false;
+  /** Updates of works this unbound handle may still be bound to (only while iterated). */
+  #candidates: Candidate[] = [];
+  readonly #candidateCap: number;
   #resolve!: (result: TurnResult) => void;
   #reject!: (error: unknown) => void;
+  #resolveAccepted!: (id: string) => void;
+  #rejectAccepted!: (error: unknown) => void;
 
-  constructor(sessionId: string, cancel: () => Promise<void>, extra: object = {}) {
+  constructor(sessionId: string, cancel: () => Promise<void>, limits: FeedLimits, pressure: FeedPressure) {
+    this.feed = new UpdateFeed(limits, pressure);
+    this.#candidateCap = limits.highWaterMark;
     this.done = new Promise<TurnResult>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    // Nobody has to await `done`: a rejection must not surface as an unhandled one.
+    this.accepted = new Promise<string>((resolve, reject) => {
+      this.#resolveAccepted = resolve;
+      this.#rejectAccepted = reject;
+    });
+    // Nobody has to await these: a rejection must not surface as an unhandled one.
     this.done.catch(() => {});
-    const feed = this.feed;
-    // defineProperties (not Object.assign): `isDone` must stay a live getter.
-    this.handle = Object.defineProperties(extra, {
-      sessionId: { value: sessionId, enumerable: true },
-      updates: { value: feed, enumerable: true },
-      done: { value: this.done, enumerable: true },
-      isDone: { get: () => this.settled, enumerable: true },
-      cancel: { value: cancel },
-      [Symbol.asyncIterator]: { value: () => feed[Symbol.asyncIterator]() },
-    }) as ForegroundWork;
+    this.accepted.catch(() => {});
+    this.handle = new TurnHandle(sessionId, this, cancel);
+  }
+
+  /** An update of `work` (or of no work) while this handle is unbound. */
+  candidate(work: WorkControl, update: SessionUpdate): void {
+    if (!this.feed.wanted) return;
+    this.#candidates.push({ work, update });
+    // Past the cap the oldest go: the iterator then starts later than the prompt's sending.
+    if (this.#candidates.length > this.#candidateCap) this.#candidates.shift();
+  }
+
+  /** Forgets the candidate updates of a work this handle can no longer be bound to. */
+  dropCandidates(work: WorkControl): void {
+    if (this.#candidates.length > 0) this.#candidates = this.#candidates.filter((c) => c.work !== work);
+  }
+
+  /** Binds to `work`: its candidate updates become the handle's first ones. */
+  bind(work: WorkControl): void {
+    this.work = work;
+    for (const c of this.#candidates) if (c.work === work) this.feed.push(c.update);
+    this.#candidates = [];
+  }
+
+  accept(messageId: string): void {
+    this.messageId = messageId;
+    this.answered = true;
+    this.#resolveAccepted(messageId);
+  }
+
+  refuse(error: unknown): void {
+    this.answered = true;
+    this.#rejectAccepted(error);
   }
 
   settle(result: TurnResult): void {
     if (this.settled) return;
     this.settled = true;
+    this.#candidates = [];
     this.feed.end();
-    this.#resolve(result);
+    this.#resolve(this.cancelRequested && result.stopReason === undefined ? { stopReason: "cancelled" } : result);
   }
 
   fail(error: unknown): void {
     if (this.settled) return;
     this.settled = true;
+    this.#candidates = [];
+    this.#rejectAccepted(error);
     this.feed.end(error);
     this.#reject(error);
   }
 }
 
-/** A prompt turn's controls: the work, plus the response's bookkeeping. */
-export class TurnControl extends WorkControl {
-  declare readonly handle: Turn;
-  readonly messageId: Promise<string>;
-  /** The session was idle when the prompt was sent. */
-  readonly sentWhileIdle: boolean;
-  /** The `session/prompt` response arrived (successfully). */
-  responded = false;
-  /** An idle transition that happened before the response (settles the turn once it arrives). */
-  idleBeforeResponse: TurnResult | undefined;
-  resolveMessageId!: (id: string) => void;
-  rejectMessageId!: (error: unknown) => void;
+class TurnHandle implements Turn {
+  readonly sessionId: string;
+  readonly #control: TurnControl;
+  readonly #cancel: () => Promise<void>;
 
-  constructor(sessionId: string, cancel: () => Promise<void>, sentWhileIdle: boolean) {
-    let resolveId!: (id: string) => void;
-    let rejectId!: (error: unknown) => void;
-    const messageId = new Promise<string>((resolve, reject) => {
-      resolveId = resolve;
-      rejectId = reject;
-    });
-    messageId.catch(() => {});
-    super(sessionId, cancel, { messageId });
-    this.messageId = messageId;
-    this.resolveMessageId = resolveId;
-    this.rejectMessageId = rejectId;
-    this.sentWhileIdle = sentWhileIdle;
+  constructor(sessionId: string, control: TurnControl, cancel: () => Promise<void>) {
+    this.sessionId = sessionId;
+    this.#control = control;
+    this.#cancel = cancel;
+  }
+
+  get accepted(): Promise<string> {
+    return this.#control.accepted;
+  }
+  get messageId(): Promise<string> {
+    return this.#control.accepted;
+  }
+  get done(): Promise<TurnResult> {
+    return this.#control.done;
+  }
+  get isDone(): boolean {
+    return this.#control.settled;
+  }
+  get work(): ForegroundWork | undefined {
+    return this.#control.work?.handle;
+  }
+  get updates(): AsyncIterable<SessionUpdate> {
+    return this.#control.feed;
+  }
+  cancel(): Promise<void> {
+    return this.#control.settled ? Promise.resolve() : this.#cancel();
+  }
+  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
+    return this.#control.feed[Symbol.asyncIterator]();
   }
 }
 

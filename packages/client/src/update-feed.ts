@@ -1,59 +1,187 @@
-import type { SessionUpdate } from "@acp-kit/protocol";
-
 /**
- * A buffered, multi-consumer async sequence of session updates. Every iterator starts at the
- * first update and sees all of them, however late it starts; when the feed ends with an error
- * the iterators deliver what is buffered, then throw it.
+ * The update buffer behind a turn or work handle's async iteration. Bounded and lazy:
+ * - only started iterators hold updates (plus a `hold()` window, see `ForegroundWork`); a
+ *   handle nobody iterates keeps nothing;
+ * - only updates some iterator has not consumed yet are retained;
+ * - once the slowest iterator is `highWaterMark` behind, the feed reports itself full to its
+ *   `FeedPressure`, which makes the session's `session/update` handler return a promise (the
+ *   connection's inbound backpressure); it reports room again below half of that;
+ * - at `limit` unconsumed updates (the connection could not pause) the buffer is released and
+ *   its iterators throw `UpdateBufferOverflowError`.
+ * Pushing never allocates a promise; a waiting iterator is woken once per batch.
  */
+import type { SessionUpdate } from "@acp-kit/protocol";
+import { UpdateBufferOverflowError } from "./errors.js";
+
+export interface FeedLimits {
+  /** Unconsumed updates at which the transport is asked to pause. */
+  readonly highWaterMark: number;
+  /** Unconsumed updates at which the buffer gives up (its iterators throw). */
+  readonly limit: number;
+}
+
+export const DEFAULT_FEED_LIMITS: FeedLimits = { highWaterMark: 1024, limit: 65_536 };
+
+/** Where feeds report that they are full (see `Backpressure`). */
+export interface FeedPressure {
+  full(feed: UpdateFeed): void;
+  room(feed: UpdateFeed): void;
+}
+
+interface Consumer {
+  /** Absolute position of the next update to yield. */
+  cursor: number;
+}
+
+/** Drop consumed updates from the front once this many accumulated (amortizes the splice). */
+const TRIM_AT = 256;
+
 export class UpdateFeed implements AsyncIterable<SessionUpdate> {
-  readonly #items: SessionUpdate[] = [];
+  readonly #limits: FeedLimits;
+  readonly #pressure: FeedPressure | undefined;
+  #items: SessionUpdate[] = [];
+  /** Absolute position of `#items[0]`. */
+  #start = 0;
+  readonly #consumers = new Set<Consumer>();
+  #waiters: (() => void)[] = [];
+  #held = false;
   #ended = false;
   #error: unknown;
-  #wake: (() => void)[] = [];
+  #full = false;
+
+  constructor(limits: FeedLimits = DEFAULT_FEED_LIMITS, pressure?: FeedPressure) {
+    this.#limits = limits;
+    this.#pressure = pressure;
+  }
+
+  /** Whether pushed updates are kept (an iterator is started, or the feed is held). */
+  get wanted(): boolean {
+    return !this.#ended && (this.#held || this.#consumers.size > 0);
+  }
 
   get ended(): boolean {
     return this.#ended;
   }
 
+  /** Updates currently retained (for tests and diagnostics). */
+  get retained(): number {
+    return this.#items.length;
+  }
+
+  /** Keeps every update, even without iterators, until `release()`; iterators started meanwhile begin at the first. */
+  hold(): void {
+    if (!this.#ended) this.#held = true;
+  }
+
+  release(): void {
+    this.#held = false;
+    this.#trim();
+  }
+
   push(update: SessionUpdate): void {
-    if (this.#ended) return;
+    if (!this.wanted) return;
     this.#items.push(update);
-    this.#notify();
+    const behind = this.#behind();
+    if (behind >= this.#limits.limit) {
+      this.end(new UpdateBufferOverflowError(this.#limits.limit));
+      this.#held = false;
+      this.#start += this.#items.length;
+      this.#items = [];
+      return;
+    }
+    if (!this.#full && this.#consumers.size > 0 && behind >= this.#limits.highWaterMark) {
+      this.#full = true;
+      this.#pressure?.full(this);
+    }
+    this.#wake();
   }
 
   end(error?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
     this.#error = error;
-    this.#notify();
-  }
-
-  #notify(): void {
-    const wake = this.#wake;
-    this.#wake = [];
-    for (const resolve of wake) resolve();
+    this.#room();
+    this.#wake();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
-    let index = 0;
+    // A held feed replays what it kept; otherwise an iterator sees updates from now on.
+    const consumer: Consumer = { cursor: this.#held ? this.#start : this.#start + this.#items.length };
     let stopped = false;
+    this.#consumers.add(consumer);
+    const stop = (): void => {
+      stopped = true;
+      this.#consumers.delete(consumer);
+      this.#trim();
+    };
+    const next = (): Promise<IteratorResult<SessionUpdate>> => {
+      if (stopped) return Promise.resolve({ done: true, value: undefined });
+      const index = consumer.cursor - this.#start;
+      if (index >= 0 && index < this.#items.length) {
+        const value = this.#items[index]!;
+        consumer.cursor++;
+        this.#consumed();
+        return Promise.resolve({ done: false, value });
+      }
+      if (this.#ended) {
+        stop();
+        return this.#error === undefined
+          ? Promise.resolve({ done: true, value: undefined })
+          : Promise.reject(this.#error);
+      }
+      return new Promise<void>((resolve) => this.#waiters.push(resolve)).then(next);
+    };
     return {
-      next: async (): Promise<IteratorResult<SessionUpdate>> => {
-        for (;;) {
-          if (stopped) return { done: true, value: undefined };
-          if (index < this.#items.length) return { done: false, value: this.#items[index++]! };
-          if (this.#ended) {
-            stopped = true;
-            if (this.#error !== undefined) throw this.#error;
-            return { done: true, value: undefined };
-          }
-          await new Promise<void>((resolve) => this.#wake.push(resolve));
-        }
-      },
-      return: async (): Promise<IteratorResult<SessionUpdate>> => {
-        stopped = true;
-        return { done: true, value: undefined };
+      next,
+      return: () => {
+        stop();
+        return Promise.resolve({ done: true, value: undefined });
       },
     };
+  }
+
+  /** How far the slowest iterator is behind (everything retained when only held). */
+  #behind(): number {
+    const end = this.#start + this.#items.length;
+    let min = end;
+    for (const consumer of this.#consumers) if (consumer.cursor < min) min = consumer.cursor;
+    return this.#consumers.size === 0 ? this.#items.length : end - min;
+  }
+
+  #consumed(): void {
+    if (this.#full && this.#behind() < this.#limits.highWaterMark / 2) this.#room();
+    if (this.#consumers.size === 1 || this.#items.length >= TRIM_AT) this.#trim();
+  }
+
+  #room(): void {
+    if (!this.#full) return;
+    this.#full = false;
+    this.#pressure?.room(this);
+  }
+
+  /** Drops what every iterator has passed (everything, when nobody iterates and nothing holds). */
+  #trim(): void {
+    if (this.#held) return;
+    if (this.#consumers.size === 0) {
+      this.#start += this.#items.length;
+      this.#items = [];
+      this.#room();
+      return;
+    }
+    let min = Number.POSITIVE_INFINITY;
+    for (const consumer of this.#consumers) if (consumer.cursor < min) min = consumer.cursor;
+    const drop = min - this.#start;
+    if (drop <= 0) return;
+    if (drop === this.#items.length) this.#items = [];
+    else if (drop >= TRIM_AT || drop * 2 >= this.#items.length) this.#items.splice(0, drop);
+    else return;
+    this.#start = min;
+  }
+
+  #wake(): void {
+    if (this.#waiters.length === 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve();
   }
 }

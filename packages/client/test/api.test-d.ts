@@ -12,6 +12,7 @@ import type {
   TimelineEntry,
   Turn,
   TurnResult,
+  WorkProgress,
 } from "../src/index.js";
 
 describe("public API types", () => {
@@ -23,7 +24,10 @@ describe("public API types", () => {
     expectTypeOf<Turn["messageId"]>().toEqualTypeOf<Promise<string>>();
     expectTypeOf<Turn["done"]>().toEqualTypeOf<Promise<TurnResult>>();
     expectTypeOf<TurnResult["stopReason"]>().toEqualTypeOf<StopReason | undefined>();
-    expectTypeOf<Turn>().toMatchTypeOf<ForegroundWork>();
+    expectTypeOf<Turn["accepted"]>().toEqualTypeOf<Promise<string>>();
+    expectTypeOf<Turn["work"]>().toEqualTypeOf<ForegroundWork | undefined>();
+    expectTypeOf<Turn>().toMatchTypeOf<WorkProgress>();
+    expectTypeOf<ForegroundWork>().toMatchTypeOf<WorkProgress>();
     expectTypeOf<Turn>().toMatchTypeOf<AsyncIterable<SessionUpdate>>();
   });
 

@@ -32,7 +32,18 @@ describe("initialize", () => {
     );
     expect(agent.received[0]).toEqual({
       method: "initialize",
-      params: { protocolVersion: 2, info, capabilities: { elicitation: { form: {} } } },
+      params: {
+        protocolVersion: 2,
+        info,
+        capabilities: { elicitation: { form: {} } },
+        // The v1 spelling, for a v1 agent (a v2 agent ignores it).
+        clientInfo: info,
+        clientCapabilities: {
+          fs: { readTextFile: false, writeTextFile: false },
+          terminal: false,
+          elicitation: { form: {} },
+        },
+      },
     });
     expect(client.protocolVersion).toBe(2);
     expect(client.agentInfo).toEqual({ name: "a", title: "Agent A", version: "9" });
@@ -47,7 +58,7 @@ describe("initialize", () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({
       kind: "protocol_violation",
-      details: { answeredVersion: 3, supportedVersions: [2] },
+      details: { answeredVersion: 3, supportedVersions: [2, 1] },
     });
     expect(String((error as Error).message)).toMatch(/protocol version 3.*cannot speak/);
     expect(await agent.connection.closed).toBeUndefined();

@@ -1,6 +1,12 @@
 import { ConnectionError, RequestError, type SessionUpdate } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ClientHandlers, connectToAgent, type ForegroundWork, type Turn } from "../src/index.js";
+import {
+  type ClientHandlers,
+  connectToAgent,
+  type ForegroundWork,
+  type Turn,
+  type WorkProgress,
+} from "../src/index.js";
 import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
@@ -14,6 +20,7 @@ async function setup(
   handlers: Record<string, AgentHandler> = {},
   clientHandlers: ClientHandlers = {},
   initialize: Record<string, unknown> = {},
+  userMessageTimeoutMs = 20,
 ) {
   const agent = new ScriptedAgent({ initialize, handlers: { "session/new": () => ({ sessionId: "s" }), ...handlers } });
   cleanup.push(() => agent.close());
@@ -21,6 +28,8 @@ async function setup(
     info,
     handlers: clientHandlers,
     capabilities: { elicitation: { form: {} } },
+    // Several scripts here never echo the user message: keep the fallback short.
+    turns: { userMessageTimeoutMs },
   });
   cleanup.push(() => client.close());
   const session = await client.newSession({ cwd: "/w" });
@@ -28,7 +37,7 @@ async function setup(
   return { agent, client, session, send };
 }
 
-async function collect(work: ForegroundWork): Promise<string[]> {
+async function collect(work: WorkProgress): Promise<string[]> {
   const tags: string[] = [];
   for await (const update of work) tags.push(update.sessionUpdate);
   return tags;
@@ -86,7 +95,8 @@ describe("turn: response and updates race", () => {
   });
 
   it("a repeated idle snapshot is not a completion", async () => {
-    const { session, send } = await setup({ "session/prompt": () => ({ messageId: "u1" }) });
+    // A conforming agent (it echoes the user message), so no fallback timer is involved, however slow the machine.
+    const { session, send } = await setup({ "session/prompt": () => ({ messageId: "u1" }) }, {}, {}, 60_000);
     const turn = session.prompt("hi");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [] });
@@ -94,6 +104,7 @@ describe("turn: response and updates race", () => {
     await flush();
     expect(turn.isDone).toBe(false);
     await send({ sessionUpdate: "state_update", state: "running", background: [] });
+    await send({ sessionUpdate: "user_message", messageId: "u1", content: [{ type: "text", text: "hi" }] });
     await send({ sessionUpdate: "state_update", state: "running", background: [] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "refusal", background: [] });
     expect(await turn.done).toEqual({ stopReason: "refusal" });
@@ -101,7 +112,7 @@ describe("turn: response and updates race", () => {
 
   it("a prompt sent while the session is busy completes with its own work, not the previous work's idle", async () => {
     const response = deferred<{ messageId: string }>();
-    const { session, send } = await setup({ "session/prompt": () => response.promise });
+    const { session, send } = await setup({ "session/prompt": () => response.promise }, {}, {}, 60_000);
     await send({ sessionUpdate: "state_update", state: "running" });
     await flush();
     const turn = session.prompt("queued");
@@ -111,6 +122,7 @@ describe("turn: response and updates race", () => {
     await turn.messageId;
     expect(turn.isDone).toBe(false);
     await send({ sessionUpdate: "state_update", state: "running" });
+    await send({ sessionUpdate: "user_message", messageId: "u2", content: [text("queued")] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "max_turn_requests" });
     expect(await turn.done).toEqual({ stopReason: "max_turn_requests" });
   });
@@ -288,7 +300,10 @@ describe("turn: connection loss", () => {
   it("done and the update iterator reject with the ConnectionError; buffered updates are still delivered", async () => {
     const { session, send, agent } = await setup({ "session/prompt": () => ({ messageId: "u1" }) });
     const turn: Turn = session.prompt("hi");
+    // Started at once (only started iterators keep updates), consumed after the loss.
+    const iterator = turn.updates[Symbol.asyncIterator]();
     await turn.messageId;
+    await send({ sessionUpdate: "user_message", messageId: "u1", content: [text("hi")] });
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("partial") });
     await flush();
@@ -296,9 +311,9 @@ describe("turn: connection loss", () => {
     await expect(turn.done).rejects.toBeInstanceOf(ConnectionError);
     const seen: string[] = [];
     const error = await (async () => {
-      for await (const u of turn.updates) seen.push(u.sessionUpdate);
+      for (let r = await iterator.next(); !r.done; r = await iterator.next()) seen.push(r.value.sessionUpdate);
     })().catch((e: unknown) => e);
-    expect(seen).toEqual(["state_update", "agent_message_chunk"]);
+    expect(seen).toEqual(["user_message", "state_update", "agent_message_chunk"]);
     expect(error).toBeInstanceOf(ConnectionError);
   });
 
@@ -323,14 +338,19 @@ describe("agent-initiated foreground work", () => {
   it("is reported through onForegroundWork and ends at idle", async () => {
     const { session, send } = await setup();
     const started: ForegroundWork[] = [];
-    session.onForegroundWork((w) => started.push(w));
+    const tags: Promise<string[]>[] = [];
+    session.onForegroundWork((w) => {
+      started.push(w);
+      tags.push(collect(w));
+    });
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("wake-up report") });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     await flush();
     expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ id: "work-1", startedBy: "agent", messageIds: [], state: "idle" });
     expect(await started[0]!.done).toEqual({ stopReason: "end_turn" });
-    expect(await collect(started[0]!)).toEqual(["state_update", "agent_message_chunk", "state_update"]);
+    expect(await tags[0]).toEqual(["state_update", "agent_message_chunk", "state_update"]);
     expect(session.activeWork).toEqual([]);
   });
 
@@ -340,6 +360,7 @@ describe("agent-initiated foreground work", () => {
     session.onForegroundWork((w) => started.push(w));
     const turn = session.prompt("go");
     await send({ sessionUpdate: "state_update", state: "running" });
+    await send({ sessionUpdate: "user_message", messageId: "u", content: [text("go")] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     await turn.done;
     expect(started).toHaveLength(0);

@@ -9,3 +9,4 @@ export * from "./generated/decoders.js";
 export * from "./generated/methods.js";
 export type * from "./generated/types.js";
 export * from "./jsonrpc/index.js";
+export * from "./tap/index.js";

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
 
 const LF = 0x0a;
@@ -27,6 +28,11 @@ export class NdjsonLineDecoder {
   #partialBytes = 0;
   #ended = false;
   #sawFirstLine = false;
+  /**
+   * Lines that held invalid UTF-8 so far. Policy (docs/limits.md): invalid sequences become
+   * U+FFFD, as over WebSocket, and the reader reports each such line (rate-limited).
+   */
+  invalidUtf8Lines = 0;
 
   constructor(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
@@ -134,6 +140,8 @@ export class NdjsonLineDecoder {
 
   #decode(buffer: Buffer, start: number, end: number): string {
     let text = buffer.toString("utf8", start, end);
+    // Only a decoded U+FFFD can mean invalid input: valid lines pay one scan for it, no more.
+    if (text.includes("\uFFFD") && !isUtf8(buffer.subarray(start, end))) this.invalidUtf8Lines++;
     if (!this.#sawFirstLine) {
       this.#sawFirstLine = true;
       // Tolerate a UTF-8 byte order mark at the very start of the stream.

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
-import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError, ConnectionErrorKinds, rateLimitWarnings } from "@acp-kit/protocol/jsonrpc";
 import { NdjsonLineDecoder } from "./line-decoder.js";
 
 export interface LineReaderOptions {
@@ -31,7 +31,8 @@ export interface LineReader {
  */
 export function readLines(input: Readable, handlers: LineReaderHandlers, options: LineReaderOptions = {}): LineReader {
   const decoder = new NdjsonLineDecoder(options.maxLineBytes);
-  const logger = options.logger;
+  const logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
+  let invalidUtf8Seen = 0;
   let waiting = false;
   let inputEnded = false;
   let done = false;
@@ -54,6 +55,12 @@ export function readLines(input: Readable, handlers: LineReaderHandlers, options
       if (line === undefined) {
         if (inputEnded) finish();
         return;
+      }
+      if (decoder.invalidUtf8Lines !== invalidUtf8Seen) {
+        invalidUtf8Seen = decoder.invalidUtf8Lines;
+        logger?.warn?.("stdio transport: a line with invalid UTF-8 was received; replaced with U+FFFD", {
+          lines: invalidUtf8Seen,
+        });
       }
       let pending: void | PromiseLike<void>;
       try {

@@ -5,6 +5,8 @@ import {
   ConnectionError,
   type ConnectionErrorDetails,
   ConnectionErrorKinds,
+  clipText,
+  rateLimitWarnings,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
 import { trackChild, untrackChild } from "./child-registry.js";
@@ -12,6 +14,7 @@ import { readLines } from "./line-reader.js";
 import type { NdjsonTransport } from "./ndjson-transport.js";
 import { NdjsonWriter, type WriteCoalescing } from "./ndjson-writer.js";
 import { resolveCommand } from "./resolve-command.js";
+import { stderrPassThrough } from "./stderr-pass-through.js";
 import { StderrTail } from "./stderr-tail.js";
 import { NdjsonTransportCore } from "./transport-core.js";
 
@@ -28,10 +31,13 @@ export interface SpawnAgentOptions {
   env?: NodeJS.ProcessEnv;
   /**
    * The agent's stderr (it is always read, to keep the last lines for error reports):
-   * `"inherit"` (default) copies it to this process's stderr, `"pipe"` only keeps the tail,
-   * a function receives each line.
+   * `"inherit"` (default) copies it to this process's stderr (when that is not keeping up, past
+   * `stderrPassThroughBytes` chunks are dropped and counted, never queued without end),
+   * `"pipe"` only keeps the tail, a function receives each line.
    */
   stderr?: "inherit" | "pipe" | ((line: string) => void);
+  /** With `stderr: "inherit"`: bytes allowed to wait in this process's stderr before dropping. Default 1 MiB. */
+  stderrPassThroughBytes?: number;
   /** How many of the last stderr lines to keep (default 50). */
   stderrTailLines?: number;
   shutdown?: ShutdownOptions;
@@ -99,7 +105,9 @@ export function spawnAgent(
   args: readonly string[] = [],
   options: SpawnAgentOptions = {},
 ): SpawnedAgent {
-  const logger = options.logger;
+  // Warnings the agent can provoke (stdout noise) are rate-limited.
+  const logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
+  const commandLine = [command, ...args].join(" ");
   const stdinGraceMs = options.shutdown?.stdinGraceMs ?? 2000;
   const termGraceMs = options.shutdown?.termGraceMs ?? 2000;
   const env = options.env ?? process.env;
@@ -158,7 +166,8 @@ export function spawnAgent(
   const stderr = new StderrTail(child.stderr, {
     capacity: options.stderrTailLines ?? 50,
     onLine: typeof stderrMode === "function" ? stderrMode : undefined,
-    passThrough: stderrMode === "inherit" ? (chunk) => process.stderr.write(chunk) : undefined,
+    passThrough:
+      stderrMode === "inherit" ? stderrPassThrough(process.stderr, options.stderrPassThroughBytes).write : undefined,
   });
 
   // --- the transport -----------------------------------------------------------------------
@@ -197,7 +206,7 @@ export function spawnAgent(
     core.reader = readLines(
       child.stdout,
       {
-        line: (text) => target.message(text),
+        line: (text) => (looksLikeJson(text) ? target.message(text) : reportNoise(text)),
         end: (error) => {
           readerEnded = true;
           readerError = error;
@@ -208,6 +217,19 @@ export function spawnAgent(
         },
       },
       { maxLineBytes: options.maxLineBytes, logger },
+    );
+  }
+
+  /**
+   * A line that cannot be JSON-RPC (it does not start with `{` or `[`: a stray log line, a
+   * banner) is not passed on: answering it would only send the agent a parse error. It is
+   * reported with its first bytes and its source, rate-limited. Lines that start like JSON but do
+   * not parse still reach the connection, which answers -32700 and warns.
+   */
+  function reportNoise(text: string): void {
+    logger?.warn?.(
+      `Ignored a line on the stdout of agent "${clipText(commandLine, 120)}" that is not JSON-RPC: ${JSON.stringify(clipText(text, 80))}`,
+      { source: "agent stdout", command, length: text.length },
     );
   }
 
@@ -328,6 +350,10 @@ export function spawnAgent(
       return teardown("close() called");
     },
   });
+  transport.describePeer = () => ({
+    source: `stdout of agent "${clipText(commandLine, 200)}"`,
+    stderrTail: stderr.lines(),
+  });
 
   return {
     transport,
@@ -342,6 +368,16 @@ export function spawnAgent(
       return exited;
     },
   };
+}
+
+/** First non-blank character `{` or `[`: what every JSON-RPC payload starts with. */
+function looksLikeJson(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0xfeff) return false;
+  }
+  return false;
 }
 
 function describeExit(exit: AgentExit | undefined): string {

@@ -9,18 +9,24 @@ import type { RepoPaths } from "./paths.ts";
 import { loadPinnedSchema, type PinnedSchema } from "./schema-source.ts";
 import { buildSurface, parseSurface, type Surface, serializeSurface } from "./surface.ts";
 import { diffSurfaces, formatSurfaceDiff } from "./surface-diff.ts";
+import { type VersionTarget, versionTargets } from "./targets.ts";
 
 export interface GeneratedFile {
   readonly path: string;
   readonly text: string;
 }
 
-/** The text of every file under packages/protocol/src/generated/. */
-export async function renderGeneratedFiles(pinned: PinnedSchema, generatedDir: string): Promise<GeneratedFile[]> {
+/** The text of every file of one version under packages/protocol/src/generated/ (v2 at the top, v1 in v1/). */
+export async function renderGeneratedFiles(
+  pinned: PinnedSchema,
+  generatedDir: string,
+  protocolVersion = 2,
+  decodeRuntime = "../decode/index.js",
+): Promise<GeneratedFile[]> {
   const { schema, source } = pinned;
   const types = await emitTypes(schema);
   // Awaited so the decoders emitter may become async without a silent "[object Promise]".
-  const decoders = await emitDecoders(schema);
+  const decoders = await emitDecoders(schema, decodeRuntime);
   return [
     {
       path: join(generatedDir, "types.ts"),
@@ -28,7 +34,7 @@ export async function renderGeneratedFiles(pinned: PinnedSchema, generatedDir: s
     },
     {
       path: join(generatedDir, "methods.ts"),
-      text: `${generatedHeader(source, "Method tables: wire names, handling side, params and result types.")}\n${emitMethods(methodsOf(schema))}`,
+      text: `${generatedHeader(source, "Method tables: wire names, handling side, params and result types.")}\n${emitMethods(methodsOf(schema), protocolVersion)}`,
     },
     {
       path: join(generatedDir, "decoders.ts"),
@@ -53,8 +59,9 @@ export function writeIfChanged(path: string, text: string): boolean {
 export type SurfaceStatus = { readonly upToDate: true } | { readonly upToDate: false; readonly summary: string };
 
 /** Compares the committed surface file with the surface the schema gives. */
-export function checkSurface(pinned: PinnedSchema, surfaceFile: string): SurfaceStatus {
-  const expectedText = serializeSurface(buildSurface(pinned.schema, pinned.source));
+export function checkSurface(pinned: PinnedSchema, surfaceFile: string, protocolVersion = 2): SurfaceStatus {
+  const expected = buildSurface(pinned.schema, pinned.source, protocolVersion);
+  const expectedText = serializeSurface(expected);
   if (!existsSync(surfaceFile)) return { upToDate: false, summary: `${surfaceFile} does not exist.\n` };
   const actualText = readFileSync(surfaceFile, "utf8");
   if (actualText === expectedText) return { upToDate: true };
@@ -64,7 +71,7 @@ export function checkSurface(pinned: PinnedSchema, surfaceFile: string): Surface
   } catch (error) {
     return { upToDate: false, summary: `${(error as Error).message}\n` };
   }
-  const diff = diffSurfaces(committed, buildSurface(pinned.schema, pinned.source));
+  const diff = diffSurfaces(committed, expected);
   const body = formatSurfaceDiff(diff);
   const summary =
     body === "No surface changes.\n"
@@ -81,29 +88,37 @@ export interface CodegenRun {
   readonly report: string;
 }
 
+/** Runs the generator for every protocol version (v2, then v1); fails if any surface is stale. */
 export async function runCodegen(mode: CodegenMode, paths: RepoPaths): Promise<CodegenRun> {
-  const pinned = loadPinnedSchema({ schemaPackageDir: paths.schemaPackageDir, sourceFile: paths.sourceFile });
+  const runs: CodegenRun[] = [];
+  for (const target of versionTargets(paths)) runs.push(await runTarget(mode, paths, target));
+  return { ok: runs.every((run) => run.ok), report: runs.map((run) => run.report).join("\n") };
+}
+
+async function runTarget(mode: CodegenMode, paths: RepoPaths, target: VersionTarget): Promise<CodegenRun> {
+  const pinned = loadPinnedSchema({ schemaPackageDir: paths.schemaPackageDir, sourceFile: target.sourceFile });
+  const version = target.protocolVersion;
   const lines: string[] = [];
   if (mode === "check") {
-    const status = checkSurface(pinned, paths.surfaceFile);
-    if (status.upToDate) return { ok: true, report: `${paths.surfaceFile} is up to date.` };
+    const status = checkSurface(pinned, target.surfaceFile, version);
+    if (status.upToDate) return { ok: true, report: `${target.surfaceFile} is up to date.` };
     return {
       ok: false,
-      report: `${paths.surfaceFile} is stale. Run \`pnpm codegen\` and commit the result.\n\n${status.summary}`,
+      report: `${target.surfaceFile} is stale. Run \`pnpm codegen\` and commit the result.\n\n${status.summary}`,
     };
   }
-  for (const file of await renderGeneratedFiles(pinned, paths.generatedDir)) {
+  for (const file of await renderGeneratedFiles(pinned, target.generatedDir, version, target.decodeRuntime)) {
     lines.push(`${writeIfChanged(file.path, file.text) ? "wrote" : "unchanged"} ${file.path}`);
   }
   if (mode === "write") {
-    const text = serializeSurface(buildSurface(pinned.schema, pinned.source));
-    lines.push(`${writeIfChanged(paths.surfaceFile, text) ? "wrote" : "unchanged"} ${paths.surfaceFile}`);
+    const text = serializeSurface(buildSurface(pinned.schema, pinned.source, version));
+    lines.push(`${writeIfChanged(target.surfaceFile, text) ? "wrote" : "unchanged"} ${target.surfaceFile}`);
     return { ok: true, report: lines.join("\n") };
   }
-  const status = checkSurface(pinned, paths.surfaceFile);
+  const status = checkSurface(pinned, target.surfaceFile, version);
   if (!status.upToDate) {
     lines.push(
-      `${paths.surfaceFile} is stale. Run \`pnpm codegen\` at the repository root and commit the result.`,
+      `${target.surfaceFile} is stale. Run \`pnpm codegen\` at the repository root and commit the result.`,
       "",
       status.summary,
     );

@@ -38,8 +38,8 @@ const GROUPS: readonly { group: MethodGroup; constName: string; methodType: stri
 
 const q = (s: string): string => JSON.stringify(s);
 
-/** Returns the text of generated/methods.ts (no header) for the given methods. */
-export function emitMethods(methods: readonly MethodSpec[]): string {
+/** Returns the text of generated/methods.ts (no header) for the given methods of `protocolVersion`. */
+export function emitMethods(methods: readonly MethodSpec[], protocolVersion: number = TARGET_PROTOCOL_VERSION): string {
   const typeNames = [
     ...new Set(methods.flatMap((m) => (m.result === undefined ? [m.params] : [m.params, m.result]))),
   ].sort();
@@ -47,9 +47,9 @@ export function emitMethods(methods: readonly MethodSpec[]): string {
   out.push(`import type { ${typeNames.join(", ")} } from "./types.js";`, "");
   out.push(
     "/** The ACP protocol version these tables describe. */",
-    `export const PROTOCOL_VERSION = ${TARGET_PROTOCOL_VERSION};`,
+    `export const PROTOCOL_VERSION = ${protocolVersion};`,
     "/** Protocol versions this package can speak. */",
-    `export const SUPPORTED_PROTOCOL_VERSIONS = [${TARGET_PROTOCOL_VERSION}] as const;`,
+    `export const SUPPORTED_PROTOCOL_VERSIONS = [${protocolVersion}] as const;`,
     "export type SupportedProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];",
     "",
     '/** Which side handles a method: `"both"` for protocol-level methods either side may receive. */',

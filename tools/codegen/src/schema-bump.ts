@@ -11,6 +11,7 @@ import {
 } from "./schema-source.ts";
 import { buildSurface, parseSurface, type Surface, serializeSurface } from "./surface.ts";
 import { diffSurfaces, formatSurfaceDiff, type SurfaceDiff } from "./surface-diff.ts";
+import { versionTargets } from "./targets.ts";
 
 const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
@@ -50,10 +51,14 @@ export function changesetFor(
   before: SchemaSourceRecord | Surface["schema"],
   version: string,
   diff: SurfaceDiff,
+  v1Diff?: SurfaceDiff,
 ): string {
   const frontmatter = group.map((name) => `"${name}": minor`).join("\n");
-  return `---\n${frontmatter}\n---\n\nUpdate the ACP schema from ${before.package}@${before.version} to ${version}.\n\n${formatSurfaceDiff(diff)}`;
+  const v1 = v1Diff === undefined ? "" : `\n${V1_HEADING}\n\n${formatSurfaceDiff(v1Diff)}`;
+  return `---\n${frontmatter}\n---\n\nUpdate the ACP schema from ${before.package}@${before.version} to ${version}.\n\n${formatSurfaceDiff(diff)}${v1}`;
 }
+
+const V1_HEADING = "Protocol v1 (`@acp-kit/protocol/v1`):";
 
 export interface BumpOptions {
   readonly version: string;
@@ -63,7 +68,10 @@ export interface BumpOptions {
 }
 
 export interface BumpResult {
+  /** The v2 surface diff. */
   readonly diff: SurfaceDiff;
+  /** The v1 surface diff (`@acp-kit/protocol/v1`). */
+  readonly v1Diff: SurfaceDiff;
   readonly changesetFile: string;
   readonly report: string;
 }
@@ -75,8 +83,12 @@ export interface BumpResult {
  */
 export async function bumpSchema({ version, paths, install }: BumpOptions): Promise<BumpResult> {
   assertExactVersion(version);
-  const oldSource = readSourceRecord(paths.sourceFile);
-  const oldSurface = parseSurface(readFileSync(paths.surfaceFile, "utf8"), paths.surfaceFile);
+  const targets = versionTargets(paths);
+  const oldSources = targets.map((target) => readSourceRecord(target.sourceFile));
+  const oldSurfaces = targets.map((target) =>
+    parseSurface(readFileSync(target.surfaceFile, "utf8"), target.surfaceFile),
+  );
+  const oldSource = oldSources[0] as SchemaSourceRecord;
 
   const originalPackageJson = readFileSync(paths.schemaPackageJson, "utf8");
   const originalWorkspace = readFileSync(paths.workspaceFile, "utf8");
@@ -92,23 +104,30 @@ export async function bumpSchema({ version, paths, install }: BumpOptions): Prom
     });
   }
 
-  const newSourceBase: SchemaSourceRecord = { ...oldSource, version };
-  const schemaPath = resolveSchemaPath(newSourceBase, paths.schemaPackageDir);
-  const newSource: SchemaSourceRecord = { ...newSourceBase, sha256: sha256Hex(readFileSync(schemaPath)) };
-  writeFileSync(paths.sourceFile, `${JSON.stringify(newSource, null, 2)}\n`);
+  // Every version's schema file moves with the one package pin.
+  for (const [i, target] of targets.entries()) {
+    const base: SchemaSourceRecord = { ...(oldSources[i] as SchemaSourceRecord), version };
+    const schemaPath = resolveSchemaPath(base, paths.schemaPackageDir);
+    const record: SchemaSourceRecord = { ...base, sha256: sha256Hex(readFileSync(schemaPath)) };
+    writeFileSync(target.sourceFile, `${JSON.stringify(record, null, 2)}\n`);
+  }
 
   const run = await runCodegen("write", paths);
   if (!run.ok) throw new Error(run.report);
-  const pinned = loadPinnedSchema({ schemaPackageDir: paths.schemaPackageDir, sourceFile: paths.sourceFile });
-  const newSurface = buildSurface(pinned.schema, pinned.source);
-  if (readFileSync(paths.surfaceFile, "utf8") !== serializeSurface(newSurface))
-    throw new Error("surface.json was not regenerated");
+  const diffs = targets.map((target, i) => {
+    const pinned = loadPinnedSchema({ schemaPackageDir: paths.schemaPackageDir, sourceFile: target.sourceFile });
+    const newSurface = buildSurface(pinned.schema, pinned.source, target.protocolVersion);
+    if (readFileSync(target.surfaceFile, "utf8") !== serializeSurface(newSurface))
+      throw new Error(`${target.surfaceFile} was not regenerated`);
+    return diffSurfaces(oldSurfaces[i] as Surface, newSurface);
+  });
 
-  const diff = diffSurfaces(oldSurface, newSurface);
+  const diff = diffs[0] as SurfaceDiff;
+  const v1Diff = diffs[1] as SurfaceDiff;
   const group = fixedGroupOf(readFileSync(join(paths.changesetDir, "config.json"), "utf8"));
   mkdirSync(paths.changesetDir, { recursive: true });
   const changesetFile = join(paths.changesetDir, `schema-${version}.md`);
-  writeFileSync(changesetFile, changesetFor(group, oldSource, version, diff));
-  const report = `${run.report}\nwrote ${paths.sourceFile}\nwrote ${changesetFile}\n\n${formatSurfaceDiff(diff)}`;
-  return { diff, changesetFile, report };
+  writeFileSync(changesetFile, changesetFor(group, oldSource, version, diff, v1Diff));
+  const report = `${run.report}\nwrote ${targets.map((t) => t.sourceFile).join("\nwrote ")}\nwrote ${changesetFile}\n\n${formatSurfaceDiff(diff)}\n${V1_HEADING}\n\n${formatSurfaceDiff(v1Diff)}`;
+  return { diff, v1Diff, changesetFile, report };
 }

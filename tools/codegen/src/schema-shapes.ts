@@ -81,7 +81,7 @@ export function isCatchAllVariant(branch: SchemaNode, tag: string): boolean {
  * at least one branch must carry a tag.
  */
 export function taggedUnionShapeOf(node: SchemaNode): TaggedUnionShape | undefined {
-  const branches = node.anyOf as unknown;
+  const branches = (node.anyOf ?? node.oneOf) as unknown;
   if (!Array.isArray(branches)) return undefined;
   let tag: string | undefined;
   const variants: string[] = [];

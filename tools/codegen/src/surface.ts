@@ -50,7 +50,11 @@ function compareValues(a: EnumValue, b: EnumValue): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function buildSurface(schema: AcpSchema, source: SchemaSourceRecord): Surface {
+export function buildSurface(
+  schema: AcpSchema,
+  source: SchemaSourceRecord,
+  protocolVersion: number = TARGET_PROTOCOL_VERSION,
+): Surface {
   const methods: Record<string, SurfaceMethod> = {};
   for (const m of methodsOf(schema)) {
     methods[m.method] =
@@ -69,7 +73,7 @@ export function buildSurface(schema: AcpSchema, source: SchemaSourceRecord): Sur
   }
   return {
     schema: { package: source.package, version: source.version, file: source.file, sha256: source.sha256 },
-    protocolVersion: TARGET_PROTOCOL_VERSION,
+    protocolVersion,
     methods,
     types: Object.keys(schema.$defs).map(typeNameOf).sort(),
     unions,

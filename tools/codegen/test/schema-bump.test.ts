@@ -69,7 +69,12 @@ describe("bumpSchema (rehearsed in a copy of the repo files, with a stub install
     mkdirSync(join(root, "schema"));
     mkdirSync(join(root, ".changeset"));
     symlinkSync(join(real.schemaPackageDir, "node_modules"), join(root, "schema", "node_modules"), "dir");
-    const paths = { ...repoPaths(root), generatedDir: join(root, "generated") };
+    const base = repoPaths(root);
+    const paths = {
+      ...base,
+      generatedDir: join(root, "generated"),
+      v1: { ...base.v1, generatedDir: join(root, "generated", "v1") },
+    };
     writeFileSync(
       paths.schemaPackageJson,
       setDependencyVersion(readFileSync(real.schemaPackageJson, "utf8"), "@agentclientprotocol/sdk", "2.3.0"),
@@ -90,6 +95,18 @@ describe("bumpSchema (rehearsed in a copy of the repo files, with a stub install
     delete surface.methods["session/delete"];
     surface.schema.version = "2.3.0";
     writeFileSync(paths.surfaceFile, JSON.stringify(surface));
+    writeFileSync(
+      paths.v1.sourceFile,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(real.v1.sourceFile, "utf8")),
+        version: "2.3.0",
+        sha256: "e".repeat(64),
+      }),
+    );
+    const v1Surface = JSON.parse(readFileSync(real.v1.surfaceFile, "utf8"));
+    delete v1Surface.methods["session/close"];
+    v1Surface.schema.version = "2.3.0";
+    writeFileSync(paths.v1.surfaceFile, JSON.stringify(v1Surface));
     writeFileSync(join(paths.changesetDir, "config.json"), readFileSync(join(real.changesetDir, "config.json")));
     return paths;
   }
@@ -111,6 +128,12 @@ describe("bumpSchema (rehearsed in a copy of the repo files, with a stub install
     expect(changeset).toContain("- added `session/delete`");
     expect(changeset).toContain("- version: 2.3.0 -> 2.4.0");
     expect(result.report).toContain("- added `session/delete`");
+    // The v1 pin moves with it: new hash, regenerated v1 surface, its own diff section.
+    expect(readFileSync(paths.v1.sourceFile, "utf8")).toBe(readFileSync(real.v1.sourceFile, "utf8"));
+    expect(readFileSync(paths.v1.surfaceFile, "utf8")).toBe(readFileSync(real.v1.surfaceFile, "utf8"));
+    expect(result.v1Diff.methods.added).toEqual(["session/close"]);
+    expect(changeset).toContain("Protocol v1 (`@acp-kit/protocol/v1`):");
+    expect(changeset.split("Protocol v1")[1]).toContain("- added `session/close`");
   }, 30_000);
 
   test("a failed install restores both pins and changes nothing else", async () => {

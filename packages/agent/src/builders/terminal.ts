@@ -7,6 +7,7 @@
 import type { SessionUpdate, TerminalExitStatus, TerminalSize } from "@acp-kit/protocol";
 import { toBase64 } from "../base64.js";
 import type { UpdateOwner } from "../update-owner.js";
+import type { Detached } from "./tool-call.js";
 
 export interface TerminalInit {
   terminalId?: string;
@@ -22,17 +23,23 @@ export interface TerminalInit {
 export interface TerminalHost {
   readonly owner: UpdateOwner;
   track(terminal: TerminalBuilder): void;
+  /** Moves the terminal into the session's background work. */
+  detach(terminal: TerminalBuilder): Detached;
 }
 
 export class TerminalBuilder {
   readonly id: string;
-  readonly #owner: UpdateOwner;
+  readonly #host: TerminalHost;
+  /** The turn until detached, then the session. */
+  #owner: UpdateOwner;
+  #detached: Detached | undefined;
   #onCancel: (() => void | Promise<void>) | undefined;
   #cancelAdvertised = false;
   #exited = false;
 
   /** @internal Use `turn.terminal(...)` or `session.terminal(...)`. */
   constructor(host: TerminalHost, id: string, init: TerminalInit) {
+    this.#host = host;
     this.#owner = host.owner;
     this.id = id;
     this.#onCancel = init.onCancel;
@@ -43,6 +50,23 @@ export class TerminalBuilder {
 
   get exited(): boolean {
     return this.#exited;
+  }
+
+  /** Whether the terminal was moved into the session's background work. */
+  get detached(): boolean {
+    return this.#detached !== undefined;
+  }
+
+  /**
+   * Moves the terminal into the session's background work: its process keeps running (and
+   * reporting) after the turn's idle, and it is listed in the session's `background` snapshot
+   * until `exit()` is reported. Throws if it already exited.
+   */
+  detach(): void {
+    if (this.#detached !== undefined) return;
+    if (this.#exited) throw new TypeError(`terminal.detach: terminal ${this.id} already exited`);
+    this.#detached = this.#host.detach(this);
+    this.#owner = this.#detached.owner;
   }
 
   get cancellable(): boolean {
@@ -101,6 +125,7 @@ export class TerminalBuilder {
     const sent = this.#owner.emit(update as SessionUpdate, what);
     this.#exited = exited;
     this.#cancelAdvertised = advertise;
+    if (this.#detached !== undefined && exited) this.#detached.finished();
     return sent;
   }
 }

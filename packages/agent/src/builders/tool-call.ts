@@ -59,16 +59,28 @@ function toToolContent(item: ToolCallContentInput): ToolCallContent {
   return { type: "content", content: item } as ToolCallContent;
 }
 
+/** What detaching hands back: the owner background updates go through, and who to tell at the end. */
+export interface Detached {
+  readonly owner: UpdateOwner;
+  /** Called once the item's final status (or exit status) was sent. */
+  finished(): void;
+}
+
 /** How a tool call reaches the rest of the engine. */
 export interface ToolCallHost {
   readonly owner: UpdateOwner;
   /** Keeps the call findable for `tool_call/cancel` and for finalization at the end of a turn. */
   track(call: ToolCallBuilder): void;
+  /** Moves the call into the session's background work. */
+  detach(call: ToolCallBuilder): Detached;
 }
 
 export class ToolCallBuilder {
   readonly id: string;
   readonly #host: ToolCallHost;
+  /** The turn until detached, then the session. */
+  #owner: UpdateOwner;
+  #detached: Detached | undefined;
   #status: ToolCallStatus = "pending";
   #title: string | undefined;
   #onCancel: (() => void | Promise<void>) | undefined;
@@ -77,6 +89,7 @@ export class ToolCallBuilder {
   /** @internal Use `turn.toolCall(...)` or `session.toolCall(...)`. */
   constructor(host: ToolCallHost, id: string, init: ToolCallInit) {
     this.#host = host;
+    this.#owner = host.owner;
     this.id = id;
     this.#onCancel = init.onCancel;
     const { onCancel: _onCancel, toolCallId: _id, ...fields } = init;
@@ -95,6 +108,24 @@ export class ToolCallBuilder {
 
   get isFinal(): boolean {
     return isFinalToolStatus(this.#status);
+  }
+
+  /** Whether the call was moved into the session's background work. */
+  get detached(): boolean {
+    return this.#detached !== undefined;
+  }
+
+  /**
+   * Moves the call into the session's background work: it keeps running (and reporting) after
+   * the turn's idle, is not finalized when the turn ends and not cancelled by `session/cancel`,
+   * and is listed in the session's `background` snapshot until it reports a final status.
+   * Throws if it is already final.
+   */
+  detach(): void {
+    if (this.#detached !== undefined) return;
+    if (this.isFinal) throw new TypeError(`toolCall.detach: tool call ${this.id} already reached a final status`);
+    this.#detached = this.#host.detach(this);
+    this.#owner = this.#detached.owner;
   }
 
   /** True while the client may send `tool_call/cancel` for this call. */
@@ -131,7 +162,7 @@ export class ToolCallBuilder {
 
   /** Appends one content item with `tool_call_content_chunk` (strings become text content). */
   appendContent(item: ToolCallContentInput): Promise<void> {
-    return this.#host.owner.emit(
+    return this.#owner.emit(
       { sessionUpdate: "tool_call_content_chunk", toolCallId: this.id, content: toToolContent(item) } as SessionUpdate,
       "toolCall.appendContent",
     );
@@ -184,11 +215,13 @@ export class ToolCallBuilder {
     const nextStatus = patch.status === undefined ? this.#status : (patch.status ?? "pending");
     const advertise = this.#onCancel !== undefined && !isFinalToolStatus(nextStatus);
     if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
-    const sent = this.#host.owner.emit({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate, what);
+    const sent = this.#owner.emit({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate, what);
     // Only reached when the update was accepted (emit throws synchronously otherwise).
     this.#status = nextStatus;
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     this.#cancelAdvertised = advertise;
+    // A background item is dropped from the snapshot only after its final status went out.
+    if (this.#detached !== undefined && isFinalToolStatus(nextStatus)) this.#detached.finished();
     return sent;
   }
 
@@ -198,6 +231,6 @@ export class ToolCallBuilder {
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     const update = this.#wire(patch);
     if (Object.keys(update).length > 1)
-      this.#host.owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
+      this.#owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
   }
 }

@@ -22,12 +22,22 @@ export function patchMeta(current: Meta | undefined, patch: Meta | null | undefi
     } else {
       if (has && jsonEqual(current[key], value)) continue;
       next ??= { ...current };
-      next[key] = value;
+      setOwn(next, key, value);
     }
   }
   if (next === undefined) return current;
   // No keys left is no metadata: `{}` and absent mean the same, and must compare the same.
   return Object.keys(next).length === 0 ? undefined : next;
+}
+
+/**
+ * An own data property, even for `__proto__` (plain assignment would make the value the
+ * object's prototype, and its fields inherited fake metadata).
+ */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** `_meta` of a snapshot-like object as stored: an object with keys, else nothing. */

@@ -734,6 +734,8 @@ export class SessionStore {
   }
 
   #notify(): void {
+    // Called once per applied update: no copy of the listener set when nobody listens.
+    if (this.#listeners.size === 0) return;
     for (const listener of [...this.#listeners]) {
       try {
         listener();

@@ -5,13 +5,16 @@
  * `invalid_outgoing` instead of a bad message on the wire).
  */
 
+import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
 import { METHODS } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
+import { clipText } from "../jsonrpc/limits.js";
 import type { Logger } from "../jsonrpc/logger.js";
 import type { JsonRpcId } from "../jsonrpc/messages.js";
 import type { Transport } from "../jsonrpc/transport.js";
+import type { WireTap } from "../jsonrpc/wire-observer.js";
 import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
 import {
   defaultValidateOutgoing,
@@ -42,6 +45,19 @@ export interface AcpConnectionOptions {
   validateOutgoing?: boolean;
   /** See `ConnectionOptions.maxPendingHandlers`. */
   maxPendingHandlers?: number;
+  /** See `ConnectionOptions.tap`: observes every payload in and out. */
+  tap?: WireTap;
+  /** See `ConnectionOptions.maxBatchEntries`. */
+  maxBatchEntries?: number;
+  /** See `ConnectionOptions.maxEchoLength`. */
+  maxEchoLength?: number;
+  /** See `ConnectionOptions.warningRateLimit`. */
+  warningRateLimit?: ConnectionOptions["warningRateLimit"];
+  /**
+   * Deepest nesting of objects and arrays accepted in inbound params (default 128). Deeper
+   * requests are refused with -32602 before their handler runs; deeper notifications are dropped.
+   */
+  maxDepth?: number;
 }
 
 /** What a typed request handler gets besides the decoded params. */
@@ -111,6 +127,7 @@ export class AcpConnection<S extends AcpSide> {
   readonly connection: Connection;
   readonly #validateOutgoing: boolean;
   readonly #logger: Logger;
+  readonly #maxDepth: number;
   /** Result parsers of the requests this side sent so far (each method checked as sendable once). */
   readonly #resultParsers = new Map<string, ResultParser>();
   /** Notifications this side sent so far (each checked as sendable once). */
@@ -121,9 +138,16 @@ export class AcpConnection<S extends AcpSide> {
     this.#logger = options.logger ?? {};
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
+    this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     const connectionOptions: ConnectionOptions = { logger: this.#logger };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
+    if (options.tap !== undefined) connectionOptions.tap = options.tap;
+    if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;
+    if (options.maxEchoLength !== undefined) connectionOptions.maxEchoLength = options.maxEchoLength;
+    if (options.warningRateLimit !== undefined) connectionOptions.warningRateLimit = options.warningRateLimit;
     this.connection = new Connection(transport, connectionOptions);
+    // The connection's logger is the rate-limited one: warnings of this layer share its budget.
+    this.#logger = this.connection.logger;
   }
 
   /** Whether outgoing messages are validated. */
@@ -244,6 +268,7 @@ export class AcpConnection<S extends AcpSide> {
     const decode = inboundDecoder(method, "params");
     const validateResult = this.#validateOutgoing ? outboundValidator(method, "result") : undefined;
     return this.connection.onRequest(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(method);
       const decoded = decode(params);
       if (!decoded.ok) throw this.#invalidParams(method, decoded.error);
       const result = handler(decoded.value as Params<HandledRequests<S>, M>, this.#requestContext(context));
@@ -259,6 +284,10 @@ export class AcpConnection<S extends AcpSide> {
     this.#assertKnown(method, "notification", this.side);
     const decode = inboundDecoder(method, "params");
     return this.connection.onNotification(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) {
+        this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
+        return;
+      }
       const decoded = decode(params);
       if (!decoded.ok) {
         this.#logger.warn?.(
@@ -281,15 +310,22 @@ export class AcpConnection<S extends AcpSide> {
   /** Handles an extension request (`_`-prefixed). */
   onExtRequest(method: ExtensionMethod, handler: ExtRequestHandler<S>): Disposable {
     if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.connection.onRequest(method, (params, context) => handler(params, this.#requestContext(context)));
+    return this.connection.onRequest(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(method);
+      return handler(params, this.#requestContext(context));
+    });
   }
 
   /** Handles an extension notification (`_`-prefixed). */
   onExtNotification(method: ExtensionMethod, handler: ExtNotificationHandler<S>): Disposable {
     if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.connection.onNotification(method, (params, context) =>
-      handler(params, { method, signal: context.signal, connection: this }),
-    );
+    return this.connection.onNotification(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) {
+        this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
+        return;
+      }
+      return handler(params, { method, signal: context.signal, connection: this });
+    });
   }
 
   /**
@@ -300,6 +336,7 @@ export class AcpConnection<S extends AcpSide> {
   onUnhandledExtRequest(handler: ExtRequestHandler<S>): Disposable {
     return this.connection.onUnhandledRequest((params, context) => {
       if (!isExtensionMethod(context.method)) throw RequestError.methodNotFound(context.method);
+      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(context.method);
       return handler(params, this.#requestContext(context));
     });
   }
@@ -307,7 +344,7 @@ export class AcpConnection<S extends AcpSide> {
   /** Handles extension notifications no `onExtNotification` claims. */
   onUnhandledExtNotification(handler: ExtNotificationHandler<S>): Disposable {
     return this.connection.onUnhandledNotification((params, context) => {
-      if (!isExtensionMethod(context.method)) return;
+      if (!isExtensionMethod(context.method) || exceedsDepth(params, this.#maxDepth)) return;
       return handler(params, { method: context.method, signal: context.signal, connection: this });
     });
   }
@@ -317,13 +354,19 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   #invalidParams(method: string, error: { path: string; message: string }): RequestError {
-    return RequestError.invalidParams(
-      `Invalid params for ${method}: ${error.path === "" ? "/" : error.path}: ${error.message}`,
-      {
-        path: error.path,
-        message: error.message,
-      },
-    );
+    // The path is made of the peer's keys: clipped like any other echoed text.
+    const path = clipText(error.path);
+    const message = clipText(error.message);
+    return RequestError.invalidParams(`Invalid params for ${method}: ${path === "" ? "/" : path}: ${message}`, {
+      path,
+      message,
+    });
+  }
+
+  #tooDeep(method: string): RequestError {
+    return RequestError.invalidParams(`Invalid params for ${method}: nesting deeper than ${this.#maxDepth} levels`, {
+      maxDepth: this.#maxDepth,
+    });
   }
 
   /** Our handler's result, validated before it goes out; an invalid one becomes -32603 (logged). */

@@ -1,6 +1,7 @@
 // Runtime shared by the generated decoders (src/generated/decoders.ts). Public: DecodeResult and
 // DecodeError; the rest is the small vocabulary the generated code is written in.
 
+export { DEFAULT_MAX_DEPTH, exceedsDepth } from "./depth.js";
 export {
   deeperFailure,
   FAIL,

@@ -8,6 +8,7 @@ import { type Disposable, disposable } from "./disposable.js";
 import { ConnectionError, ConnectionErrorKinds, RequestAbortedError, RequestError } from "./errors.js";
 import { InboundGate } from "./inbound-gate.js";
 import { IncomingRequest } from "./incoming-request.js";
+import { clipText, DEFAULT_MAX_BATCH_ENTRIES, DEFAULT_MAX_ECHO_LENGTH, PAYLOAD_PREVIEW_LENGTH } from "./limits.js";
 import type { Logger } from "./logger.js";
 import {
   classifyInbound,
@@ -19,16 +20,27 @@ import {
   type JsonRpcResponse,
 } from "./messages.js";
 import { PendingRequests, resolveWithResult } from "./pending-requests.js";
+import { rateLimitWarnings, type WarningRateLimit } from "./rate-limited-logger.js";
 import type { Transport, TransportSink } from "./transport.js";
+import { WireObserver, type WireTap } from "./wire-observer.js";
 
 export interface ConnectionOptions {
   logger?: Logger;
   /**
    * How many async handlers (requests and notifications whose handler returned a promise) may be
-   * unsettled before the connection asks the transport to stop reading. Default 1024. Reading
-   * never pauses while this side waits for a response of its own.
+   * unsettled before the connection asks the transport to stop reading. Default 1024. Inside a
+   * batch, dispatching the next entry waits the same way. Reading never pauses while this side
+   * waits for a response of its own.
    */
   maxPendingHandlers?: number;
+  /** Observes every payload received and sent (see `WireEvent`). Costs nothing when omitted. */
+  tap?: WireTap;
+  /** Entries one inbound batch may hold; a longer one is answered with a single -32600. Default 1024. */
+  maxBatchEntries?: number;
+  /** Characters of peer-supplied text (method names, ids) repeated in error messages. Default 256. */
+  maxEchoLength?: number;
+  /** Rate limit of the warnings a peer can provoke (invalid messages, unknown ids). Default 20 per second. */
+  warningRateLimit?: WarningRateLimit;
 }
 
 export interface RequestOptions {
@@ -77,6 +89,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/** The start of an unparsable payload, for the warning (control characters kept visible by JSON.stringify). */
+function preview(payload: string): string {
+  return clipText(payload, PAYLOAD_PREVIEW_LENGTH);
+}
+
 function describeError(error: unknown): unknown {
   return error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error;
 }
@@ -91,18 +108,26 @@ export class Connection {
   #fallbackRequestHandler: RequestHandler | undefined;
   #fallbackNotificationHandler: NotificationHandler | undefined;
   readonly #gate: InboundGate;
+  readonly #maxBatchEntries: number;
+  readonly #maxEchoLength: number;
   readonly #lifetime = new AbortController();
   #listening = false;
   #closedError: ConnectionError | undefined;
   #isClosed = false;
   #resolveClosed!: (error: ConnectionError | undefined) => void;
+  readonly #observer: WireObserver | undefined;
 
   /** Settles once, when the connection ends: `undefined` for a clean close, else why it failed. */
   readonly closed: Promise<ConnectionError | undefined>;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
-    this.#transport = transport;
-    this.#logger = options.logger ?? {};
+    this.#observer = options.tap && new WireObserver(options.tap);
+    this.#transport = this.#observer ? this.#observer.observeOutbound(transport) : transport;
+    this.#logger = rateLimitWarnings(options.logger ?? {}, options.warningRateLimit);
+    this.#maxBatchEntries = options.maxBatchEntries ?? DEFAULT_MAX_BATCH_ENTRIES;
+    this.#maxEchoLength = options.maxEchoLength ?? DEFAULT_MAX_ECHO_LENGTH;
+    if (!(this.#maxBatchEntries >= 1))
+      throw new RangeError(`maxBatchEntries must be at least 1, got ${this.#maxBatchEntries}`);
     this.#gate = new InboundGate(
       options.maxPendingHandlers ?? DEFAULT_MAX_PENDING_HANDLERS,
       () => this.#pending.size > 0,
@@ -113,6 +138,11 @@ export class Connection {
   /** Aborted when the connection closes. */
   get signal(): AbortSignal {
     return this.#lifetime.signal;
+  }
+
+  /** The logger this connection reports to (warnings rate-limited). */
+  get logger(): Logger {
+    return this.#logger;
   }
 
   get isClosed(): boolean {
@@ -301,25 +331,58 @@ export class Connection {
     try {
       value = JSON.parse(payload);
     } catch {
-      this.#logger.warn?.("Received a payload that is not JSON", { length: payload.length });
+      this.#observer?.inbound(payload, undefined);
+      this.#logger.warn?.(`Received a payload that is not JSON: ${JSON.stringify(preview(payload))}`, {
+        length: payload.length,
+      });
       this.#sendResponse(JSON.stringify(errorResponse(null, RequestError.parseError())));
       return this.#gate.check();
     }
+    this.#observer?.inbound(payload, value);
     try {
-      if (Array.isArray(value)) this.#receiveBatch(value);
-      else this.#dispatch(classifyInbound(value), this.#respondAlone);
+      if (Array.isArray(value)) {
+        const paused = this.#receiveBatch(value);
+        if (paused !== undefined) return paused.then(() => this.#gate.check(), this.#batchFailed);
+      } else this.#dispatch(classifyInbound(value), this.#respondAlone);
     } catch (error) {
-      // Only a bug in this file can land here; never let it escape into the transport.
-      this.#logger.error?.("Unexpected failure while dispatching a message", describeError(error));
+      this.#batchFailed(error);
     }
     return this.#gate.check();
   }
 
-  /** JSON-RPC 2.0 batch: entries dispatched in order, one reply array once every request settled. */
-  #receiveBatch(entries: unknown[]): void {
+  /** Only a bug in this file can land here; never let it escape into the transport. */
+  readonly #batchFailed = (error: unknown): void => {
+    this.#logger.error?.("Unexpected failure while dispatching a message", describeError(error));
+  };
+
+  /**
+   * JSON-RPC 2.0 batch: entries dispatched in order, one reply array once every request settled.
+   * Returns a promise while dispatching waits for handlers in flight to drop below
+   * `maxPendingHandlers` (the transport reads nothing meanwhile), so one batch line cannot start
+   * more handlers at once than separate messages could.
+   */
+  #receiveBatch(entries: unknown[]): Promise<void> | undefined {
     if (entries.length === 0) {
       this.#sendResponse(
         JSON.stringify(errorResponse(null, RequestError.invalidRequest("Invalid request: empty batch"))),
+      );
+      return;
+    }
+    if (entries.length > this.#maxBatchEntries) {
+      this.#logger.warn?.("Refused a batch over the entry limit", {
+        entries: entries.length,
+        maxBatchEntries: this.#maxBatchEntries,
+      });
+      this.#sendResponse(
+        JSON.stringify(
+          errorResponse(
+            null,
+            RequestError.invalidRequest(
+              `Invalid request: batch of ${entries.length} entries exceeds the limit of ${this.#maxBatchEntries}`,
+              { entries: entries.length, maxBatchEntries: this.#maxBatchEntries },
+            ),
+          ),
+        ),
       );
       return;
     }
@@ -333,14 +396,22 @@ export class Connection {
       replies.push(serialized);
       if (--outstanding === 0 && !dispatching) flush();
     };
-    for (const entry of entries) {
-      // Each request entry will call `collect` exactly once; invalid entries answer at once.
-      const classified = classifyInbound(entry);
-      if (classified.kind === "request" || classified.kind === "invalid") outstanding++;
-      this.#dispatch(classified, collect);
-    }
-    dispatching = false;
-    if (outstanding === 0) flush();
+    let next = 0;
+    const run = (): Promise<void> | undefined => {
+      while (next < entries.length) {
+        if (this.#isClosed) return;
+        const wait = this.#gate.check();
+        if (wait !== undefined) return wait.then(run);
+        // Each request entry will call `collect` exactly once; invalid entries answer at once.
+        const classified = classifyInbound(entries[next++]);
+        if (classified.kind === "request" || classified.kind === "invalid") outstanding++;
+        this.#dispatch(classified, collect);
+      }
+      dispatching = false;
+      if (outstanding === 0) flush();
+      return;
+    };
+    return run();
   }
 
   /** Responder of requests that did not come in a batch. */
@@ -371,14 +442,19 @@ export class Connection {
     const { id, method } = message;
     const handler = this.#requestHandlers.get(method) ?? this.#fallbackRequestHandler;
     if (handler === undefined) {
-      respond(JSON.stringify(errorResponse(id, RequestError.methodNotFound(method))));
+      respond(JSON.stringify(errorResponse(id, RequestError.methodNotFound(method, this.#maxEchoLength))));
       return;
     }
     if (this.#incoming.has(id)) {
       // The peer reused an id that is still being handled; the first request keeps it.
       respond(
         JSON.stringify(
-          errorResponse(id, RequestError.invalidRequest(`Invalid request: id ${JSON.stringify(id)} is already in use`)),
+          errorResponse(
+            id,
+            RequestError.invalidRequest(
+              `Invalid request: id ${clipText(JSON.stringify(id), this.#maxEchoLength)} is already in use`,
+            ),
+          ),
         ),
       );
       return;

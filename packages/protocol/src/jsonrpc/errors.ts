@@ -4,6 +4,8 @@
  * - `ConnectionError` is local: the connection or its transport failed, nothing was answered.
  */
 
+import { clipText, DEFAULT_MAX_ECHO_LENGTH } from "./limits.js";
+
 /** JSON-RPC 2.0 and ACP error codes. */
 export const ErrorCodes = {
   ParseError: -32700,
@@ -53,8 +55,10 @@ export class RequestError extends Error {
   static invalidRequest(message = "Invalid request", data?: unknown): RequestError {
     return new RequestError(ErrorCodes.InvalidRequest, message, data);
   }
-  static methodNotFound(method: string): RequestError {
-    return new RequestError(ErrorCodes.MethodNotFound, `Method not found: ${method}`, { method });
+  /** The method name is repeated clipped to `maxEcho` characters (a peer controls its length). */
+  static methodNotFound(method: string, maxEcho: number = DEFAULT_MAX_ECHO_LENGTH): RequestError {
+    const shown = clipText(method, maxEcho);
+    return new RequestError(ErrorCodes.MethodNotFound, `Method not found: ${shown}`, { method: shown });
   }
   static invalidParams(message = "Invalid params", data?: unknown): RequestError {
     return new RequestError(ErrorCodes.InvalidParams, message, data);
@@ -94,6 +98,8 @@ export const ConnectionErrorKinds = {
   ConnectFailed: "connect_failed",
   /** A local check refused to send an invalid or unadvertised message. */
   InvalidOutgoing: "invalid_outgoing",
+  /** The peer did not answer in time where an answer is due (e.g. `initialize`). */
+  Timeout: "timeout",
 } as const;
 export type ConnectionErrorKind = (typeof ConnectionErrorKinds)[keyof typeof ConnectionErrorKinds];
 

@@ -23,6 +23,7 @@ export {
   type InMemoryTransportOptions,
 } from "./in-memory-transport.js";
 export { KeyedSerializer } from "./keyed-serializer.js";
+export { clipText, DEFAULT_MAX_BATCH_ENTRIES, DEFAULT_MAX_ECHO_LENGTH } from "./limits.js";
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
 export {
@@ -39,5 +40,12 @@ export {
   type JsonRpcResponse,
   type JsonRpcSuccessResponse,
 } from "./messages.js";
+export {
+  DEFAULT_WARNING_BURST,
+  DEFAULT_WARNING_INTERVAL_MS,
+  rateLimitWarnings,
+  type WarningRateLimit,
+} from "./rate-limited-logger.js";
 export { type JsonRpcMessageStream, streamFromTransport, transportFromStream } from "./stream-adapters.js";
 export type * from "./transport.js";
+export { tapTransport, utf8Length, type WireEvent, WireObserver, type WireTap } from "./wire-observer.js";

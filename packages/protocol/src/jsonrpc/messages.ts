@@ -38,9 +38,13 @@ export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcRespo
 /** What one inbound payload may hold: a message, or a batch of them (received, never sent). */
 export type JsonRpcPayload = JsonRpcMessage | JsonRpcMessage[];
 
-/** True for the ids ACP accepts in a request: strings and integers (no `null`, no fractions). */
+/**
+ * True for the ids ACP accepts in a request: strings and integers (no `null`, no fractions).
+ * Integers must be safe (|n| < 2^53): beyond that `JSON.parse` already rounded the id, so it
+ * could not be echoed exactly and the request is refused instead.
+ */
 export function isJsonRpcId(value: unknown): value is JsonRpcId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 }
 
 /** One inbound value, sorted into what the connection must do with it. */
@@ -75,7 +79,11 @@ export function classifyInbound(value: unknown): InboundEntry {
   if ("method" in value) {
     const hasId = "id" in value;
     if (hasId && !isJsonRpcId(value.id)) {
-      return invalid("Invalid request: id must be a string or an integer");
+      return invalid(
+        typeof value.id === "number" && Number.isInteger(value.id)
+          ? "Invalid request: integer id beyond 2^53 cannot be echoed exactly; use a string id"
+          : "Invalid request: id must be a string or an integer",
+      );
     }
     const id = hasId ? (value.id as JsonRpcId) : null;
     if (typeof value.method !== "string") return invalid("Invalid request: method must be a string", id);

@@ -22,6 +22,14 @@ export interface TransportSink {
   closed(error?: Error): void;
 }
 
+/** What a transport can tell about its peer, for error reports (see `Transport.describePeer`). */
+export interface TransportPeerDescription {
+  /** Where the peer's messages come from, e.g. `stdout of agent "npx my-agent"`. */
+  source: string;
+  /** The last lines the peer wrote to stderr, oldest first (spawned agents). */
+  stderrTail?: string[];
+}
+
 export interface Transport {
   /** Start delivering inbound payloads to `sink`. Called once; payloads never arrive before it. */
   start(sink: TransportSink): void;
@@ -34,4 +42,6 @@ export interface Transport {
   send(payload: string): void | Promise<void>;
   /** Flush what is queued, end the channel and release its resources. Idempotent. */
   close(): Promise<void>;
+  /** Optional: who is on the other end, for error reports (a timeout names the command). */
+  describePeer?(): TransportPeerDescription;
 }

@@ -83,6 +83,8 @@ export async function connectWebSocket(
       headers,
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
       perMessageDeflate: options.perMessageDeflate ?? false,
+      // Invalid UTF-8 is replaced and reported by the transport, as over stdio (docs/limits.md).
+      skipUTF8Validation: true,
       handshakeTimeout: options.handshakeTimeoutMs ?? 30_000,
       ...(options.origin ? { origin: options.origin } : {}),
     });

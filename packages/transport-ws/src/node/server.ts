@@ -3,7 +3,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
 import type { WebSocket, WebSocketServer } from "ws";
 import { CloseCodes } from "../close-codes.js";
 import type { Logger } from "../logger.js";
@@ -63,6 +63,19 @@ export interface AcpWebSocketServerOptions extends WebSocketTransportOptions {
   keepalive?: KeepaliveOptions | false;
   /** Close with 1002 unless the first message is an `initialize` request with an id. Default true. */
   requireInitializeFirst?: boolean;
+  /**
+   * A connection that sends no message this long after its upgrade is closed with 1008, so idle
+   * sockets cannot hold the `maxConnections` slots. Default 10 s; `0` disables it.
+   */
+  firstMessageTimeoutMs?: number;
+  /** Close a connection with 1000 after this long without a message either way. Default: never. */
+  idleTimeoutMs?: number;
+  /**
+   * Bytes all connections together may hold in their buffers (unsent output, undelivered
+   * input). Past it, the connection holding the most is dropped with 1008, then the next, until
+   * the total is under budget again. Default 256 MiB.
+   */
+  maxTotalBufferedBytes?: number;
   /** Extra headers for the 101 response, e.g. a `Set-Cookie` for sticky routing. */
   upgradeHeaders?: (request: IncomingMessage, connectionId: string) => Record<string, string | readonly string[]>;
   /** Chooses a subprotocol among those the client offered (see `ws`'s `handleProtocols`). */
@@ -94,6 +107,8 @@ export interface AcpWebSocketServer {
 }
 
 export const DEFAULT_MAX_CONNECTIONS = 1024;
+export const DEFAULT_FIRST_MESSAGE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_TOTAL_BUFFERED_BYTES = 256 * 1024 * 1024;
 
 /**
  * Starts an ACP WebSocket endpoint (`/acp`, one ACP connection per WebSocket) and resolves
@@ -139,6 +154,7 @@ class Endpoint implements AcpWebSocketServer {
   /** Sockets whose upgrade is being decided (e.g. awaiting `authenticate`). */
   private readonly pendingUpgrades = new Set<Duplex>();
   private closing: Promise<void> | undefined;
+  private readonly maxTotalBufferedBytes: number;
 
   constructor(
     private readonly options: AcpWebSocketServerOptions,
@@ -147,6 +163,7 @@ class Endpoint implements AcpWebSocketServer {
     this.path = options.path ?? "/acp";
     this.logger = options.logger;
     this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.maxTotalBufferedBytes = options.maxTotalBufferedBytes ?? DEFAULT_MAX_TOTAL_BUFFERED_BYTES;
     this.originAllowed = createOriginCheck(options.allowedOrigins);
     this.ownsServer = options.server === undefined;
     this.httpServer = options.server ?? createServer(this.onPlainRequest);
@@ -155,6 +172,8 @@ class Endpoint implements AcpWebSocketServer {
       clientTracking: false,
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
       perMessageDeflate: options.perMessageDeflate ?? false,
+      // Invalid UTF-8 is replaced and reported by the transport, the same policy as stdio.
+      skipUTF8Validation: true,
       ...(options.handleProtocols ? { handleProtocols: options.handleProtocols } : {}),
     });
     this.wss.on("headers", this.onHeaders);
@@ -373,6 +392,8 @@ class Endpoint implements AcpWebSocketServer {
       maxBufferedBytes: this.options.maxBufferedBytes,
       closeTimeoutMs: this.options.closeTimeoutMs,
       requireInitializeFirst: this.options.requireInitializeFirst ?? true,
+      ...this.timeouts(),
+      onBacklog: this.enforceBudget,
     });
     this.live.add(transport);
     void transport.closed.then(() => {
@@ -393,6 +414,47 @@ class Endpoint implements AcpWebSocketServer {
     if (served && typeof served.then === "function")
       served.then(undefined, (error: unknown) => this.failConnection(transport, error));
   }
+
+  private timeouts(): { firstMessageTimeoutMs?: number; idleTimeoutMs?: number } {
+    const first = this.options.firstMessageTimeoutMs ?? DEFAULT_FIRST_MESSAGE_TIMEOUT_MS;
+    const idle = this.options.idleTimeoutMs;
+    return {
+      ...(first > 0 ? { firstMessageTimeoutMs: first } : {}),
+      ...(idle !== undefined && idle > 0 ? { idleTimeoutMs: idle } : {}),
+    };
+  }
+
+  /**
+   * The global memory budget, checked whenever a connection's buffers pass its high-water mark:
+   * while the total is over budget, the connection holding the most is dropped with 1008.
+   */
+  private readonly enforceBudget = (): void => {
+    let total = 0;
+    // Connections already being dropped free their buffers as their socket is destroyed.
+    for (const transport of this.live) if (!transport.isEnding) total += transport.memoryUsage;
+    while (total > this.maxTotalBufferedBytes) {
+      let largest: NodeWebSocketTransport | undefined;
+      for (const transport of this.live) {
+        if (!transport.isEnding && (largest === undefined || transport.memoryUsage > largest.memoryUsage))
+          largest = transport;
+      }
+      if (largest === undefined) return;
+      const usage = largest.memoryUsage;
+      this.logger?.warn?.("ACP WebSocket server over its memory budget: dropping the largest connection", {
+        connectionId: largest.connectionId,
+        bufferedBytes: usage,
+        totalBufferedBytes: total,
+        maxTotalBufferedBytes: this.maxTotalBufferedBytes,
+      });
+      largest.dropForViolation(
+        ConnectionErrorKinds.WriteFailed,
+        CloseCodes.PolicyViolation,
+        "Server memory budget exceeded: this connection held the most unread data",
+        { bufferedBytes: usage, maxTotalBufferedBytes: this.maxTotalBufferedBytes },
+      );
+      total -= usage;
+    }
+  };
 
   private failConnection(transport: NodeWebSocketTransport, error: unknown): void {
     this.logger?.error?.("ACP WebSocket onConnection failed; closing the connection", {

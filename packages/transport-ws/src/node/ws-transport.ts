@@ -1,4 +1,10 @@
-import { ConnectionError, ConnectionErrorKinds, type TransportSink } from "@acp-kit/protocol/jsonrpc";
+import { isUtf8 } from "node:buffer";
+import {
+  ConnectionError,
+  ConnectionErrorKinds,
+  rateLimitWarnings,
+  type TransportSink,
+} from "@acp-kit/protocol/jsonrpc";
 import type { RawData } from "ws";
 import { CloseCodes } from "../close-codes.js";
 import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
@@ -35,6 +41,12 @@ export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions
    * corked into one write (far fewer syscalls when streaming many small messages).
    */
   rawSocket?: { cork(): void; uncork(): void };
+  /** Close with 1008 unless a first message arrives within this many ms (server side). Default: no limit. */
+  firstMessageTimeoutMs?: number;
+  /** Close with 1000 after this many ms without any message in either direction. Default: no limit. */
+  idleTimeoutMs?: number;
+  /** Called when this connection's buffers grew past the high-water mark (the server's global budget). */
+  onBacklog?: (transport: NodeWebSocketTransport) => void;
 }
 
 export const DEFAULT_KEEPALIVE_INTERVAL_MS = 30_000;
@@ -69,13 +81,21 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly rawSocket: { cork(): void; uncork(): void } | undefined;
   private corked = false;
   private uncorkScheduled = false;
+  private firstMessageTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly idleTimeoutMs: number | undefined;
+  private lastActivity = Date.now();
+  private readonly onBacklog: ((transport: NodeWebSocketTransport) => void) | undefined;
 
   constructor(
     private readonly socket: WsSocket,
     options: NodeWebSocketTransportOptions = {},
   ) {
     this.connectionId = options.connectionId;
-    this.logger = options.logger;
+    // Warnings a peer can provoke (invalid UTF-8, ...) are rate-limited.
+    this.logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
+    this.onBacklog = options.onBacklog;
+    this.idleTimeoutMs = options.idleTimeoutMs;
     this.highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
@@ -106,9 +126,54 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     if (socket.readyState !== OPEN) {
       // Closed before we got it (e.g. the peer vanished during an async onConnection).
       queueMicrotask(() => this.onClose(CloseCodes.Abnormal, Buffer.alloc(0)));
-    } else if (options.keepalive !== false) {
-      this.startKeepalive(options.keepalive ?? {});
+    } else {
+      if (options.keepalive !== false) this.startKeepalive(options.keepalive ?? {});
+      if (options.firstMessageTimeoutMs !== undefined) this.armFirstMessageTimer(options.firstMessageTimeoutMs);
+      if (this.idleTimeoutMs !== undefined) this.armIdleTimer(this.idleTimeoutMs);
     }
+  }
+
+  /** Bytes this connection holds: unsent output plus input received and not yet delivered. */
+  get memoryUsage(): number {
+    return this.socket.bufferedAmount + this.delivery.pendingSize * 2;
+  }
+
+  private armFirstMessageTimer(timeoutMs: number): void {
+    this.firstMessageTimer = setTimeout(() => {
+      this.firstMessageTimer = undefined;
+      this.closeForViolation(
+        ConnectionErrorKinds.ProtocolViolation,
+        CloseCodes.PolicyViolation,
+        `No message within ${timeoutMs} ms of the upgrade`,
+        { reason: "first_message_timeout" },
+      );
+    }, timeoutMs);
+    this.firstMessageTimer.unref?.();
+  }
+
+  private armIdleTimer(timeoutMs: number): void {
+    const due = this.lastActivity + timeoutMs - Date.now();
+    this.idleTimer = setTimeout(
+      () => {
+        this.idleTimer = undefined;
+        if (this.ending || this.socketClosed) return;
+        if (Date.now() - this.lastActivity >= timeoutMs) {
+          this.logger?.info?.(`Closing idle WebSocket connection (${timeoutMs} ms without a message)`, {
+            connectionId: this.connectionId,
+          });
+          void this.close(CloseCodes.Normal, "Idle timeout");
+        } else this.armIdleTimer(timeoutMs);
+      },
+      Math.max(0, due),
+    );
+    this.idleTimer.unref?.();
+  }
+
+  private stopTimers(): void {
+    if (this.firstMessageTimer) clearTimeout(this.firstMessageTimer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.firstMessageTimer = undefined;
+    this.idleTimer = undefined;
   }
 
   get protocol(): string {
@@ -135,6 +200,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 
   send(payload: string): void | Promise<void> {
     if (this.ending || this.socketClosed || this.socket.readyState !== OPEN) throw sendOnClosedError();
+    if (this.idleTimeoutMs !== undefined) this.lastActivity = Date.now();
     const buffered = this.socket.bufferedAmount;
     if (buffered > this.maxBufferedBytes) {
       // A closing frame would queue behind the backlog the peer is not reading: drop at once.
@@ -166,6 +232,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       return;
     }
     this.flushCork();
+    this.onBacklog?.(this);
     // Over the high-water mark: the caller waits until this frame has been handed to the OS,
     // which means everything queued before it has drained.
     return new Promise((resolve, reject) => {
@@ -217,6 +284,25 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     return error;
   }
 
+  /** Whether the transport is closing or closed. */
+  get isEnding(): boolean {
+    return this.ending !== undefined || this.socketClosed;
+  }
+
+  /**
+   * Close because of a limit, without waiting for the closing handshake: the 1008 frame is sent
+   * and the socket dropped at once (a peer that does not read would never see it anyway).
+   */
+  dropForViolation(
+    kind: ConnectionError["kind"],
+    code: number,
+    reason: string,
+    extra: Record<string, unknown> = {},
+  ): void {
+    const error = this.closeForViolation(kind, code, reason, extra);
+    this.terminate(error);
+  }
+
   /** Drop the TCP connection at once, reporting `error` to the sink. */
   terminate(error: ConnectionError): void {
     if (this.socketClosed) return;
@@ -226,6 +312,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 
   private closeSocket(code: number, reason: string): void {
     this.stopKeepalive();
+    this.stopTimers();
     // Read on, or the peer's closing frame would never be seen; later messages are dropped.
     if (this.paused) {
       this.paused = false;
@@ -250,6 +337,11 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly onMessage = (data: RawData, isBinary: boolean): void => {
     if (this.ending) return;
     this.markAlive();
+    if (this.firstMessageTimer) {
+      clearTimeout(this.firstMessageTimer);
+      this.firstMessageTimer = undefined;
+    }
+    if (this.idleTimeoutMs !== undefined) this.lastActivity = Date.now();
     if (isBinary) {
       this.closeForViolation(
         ConnectionErrorKinds.ProtocolViolation,
@@ -258,8 +350,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       );
       return;
     }
-    const text =
-      typeof data === "string" ? data : Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
+    const text = decodeText(data, this.warnInvalidUtf8);
     if (this.checkFirst) {
       this.checkFirst = false;
       const refusal = checkFirstMessage(text);
@@ -269,6 +360,13 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       }
     }
     this.delivery.push(text);
+    if (this.onBacklog && this.delivery.pendingSize * 2 >= this.highWaterMark) this.onBacklog(this);
+  };
+
+  private readonly warnInvalidUtf8 = (): void => {
+    this.logger?.warn?.("WebSocket text frame with invalid UTF-8: replaced with U+FFFD", {
+      connectionId: this.connectionId,
+    });
   };
 
   private readonly onError = (error: Error & { code?: string }): void => {
@@ -303,6 +401,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     if (this.socketClosed) return;
     this.socketClosed = true;
     this.stopKeepalive();
+    this.stopTimers();
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.socket.off("message", this.onMessage);
     this.socket.off("error", this.onError);
@@ -359,3 +458,16 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 }
 
 function noop(): void {}
+
+/**
+ * A text frame as a string. UTF-8 is not validated by `ws` (`skipUTF8Validation`): invalid
+ * sequences become U+FFFD, as over stdio, and are reported (docs/limits.md, "UTF-8 policy").
+ * The check runs only when the decoded text holds a U+FFFD, so valid frames cost nothing extra.
+ */
+function decodeText(data: RawData, onInvalid: () => void): string {
+  if (typeof data === "string") return data;
+  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  const text = bytes.toString();
+  if (text.includes("\uFFFD") && !isUtf8(bytes)) onInvalid();
+  return text;
+}

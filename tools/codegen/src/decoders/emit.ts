@@ -80,7 +80,8 @@ function methodTables(schema: AcpSchema): string {
   ].join("\n");
 }
 
-export function emitDecoders(schema: Record<string, unknown>): string {
+/** `runtime` is the import path of src/decode/index.js as seen from the generated file. */
+export function emitDecoders(schema: Record<string, unknown>, runtime = "../decode/index.js"): string {
   const defs = defsOf(schema);
   const compiler = new DecoderCompiler(defs);
   const api: string[] = [];
@@ -96,9 +97,9 @@ export function emitDecoders(schema: Record<string, unknown>): string {
     "// Internal functions take (value, strict) and return the decoded value or FAIL; see",
     "// src/decode/failure.ts for how the failure path and message are kept.",
     'import type * as T from "./types.js";',
-    `import { ${values.join(", ")} } from "../decode/index.js";`,
-    `import type { ${types.join(", ")} } from "../decode/index.js";`,
-    'export type { DecodeError, DecodeResult } from "../decode/index.js";',
+    `import { ${values.join(", ")} } from "${runtime}";`,
+    `import type { ${types.join(", ")} } from "${runtime}";`,
+    `export type { DecodeError, DecodeResult } from "${runtime}";`,
     "",
     body,
   ].join("\n");

@@ -115,6 +115,8 @@ const ANNOTATIONS = new Set([
   "x-deserialize-default-on-error",
   "x-deserialize-skip-invalid-items",
   "x-deserialize-default-on-null",
+  // OpenAPI's union hint (v1 schema); the branches' own tag constants carry the same rule.
+  "discriminator",
 ]);
 
 const PRIMITIVE_KEYWORDS = new Set(["type", "const", "enum", "format", "minimum", "maximum", "minLength"]);
@@ -194,6 +196,9 @@ export function classify(schema: unknown, where: string, options: ClassifyOption
       };
     }
     if (keys.length === 1 && Array.isArray(schema.anyOf)) return classifyAnyOf(schema.anyOf, `${where}/anyOf`);
+    // A oneOf with a discriminator (v1 schema) is a tagged union: dispatched on its tag like anyOf.
+    if (keys.length === 1 && Array.isArray(schema.oneOf) && schema.discriminator !== undefined)
+      return classifyAnyOf(schema.oneOf, `${where}/oneOf`);
     if (keys.length === 1 && Array.isArray(schema.oneOf)) return classifyOneOf(schema.oneOf, `${where}/oneOf`);
     throw new UnsupportedSchemaError(`${where}: unsupported keyword combination ${keys.join(", ")}`);
   }

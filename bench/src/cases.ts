@@ -1,0 +1,381 @@
+// Every case `pnpm bench` runs, in order. To add one: write its script in ./cases/ (one side per
+// process: `<script> <side> [--quick]` prints one JSON line of figures; see ./cases/side.ts) and
+// register it here with the rows it yields.
+import type { CaseSpec } from "./runner/case-spec.js";
+
+const stdioTurn: CaseSpec = {
+  name: "stdio-turn",
+  title: "One prompt turn of 50,000 agent_message_chunk updates over stdio, full stacks",
+  what: [
+    "ours: `defineAgent` + `stdioTransport()` agent; `spawnAgent` + `connectToAgent` client, `session.prompt()` and iterating the turn's updates to its idle.",
+    "sdk: the SDK's v2 `agent()` app with the prompt lifecycle written out, over `ndJsonStream` on the process's stdio; `client()` + `buildSession().start()` + `ActiveSession.prompt()` and `nextUpdate()` until the idle `stop`.",
+    "raw-64k (the floor): no library; the agent `JSON.stringify`s each message and joins lines into ~64 KiB writes without yielding, the client splits lines and `JSON.parse`s each.",
+    "raw-line: the same with one write per line. Each side runs a 5,000-chunk warm-up turn first.",
+    "bare (a layer): our bare JSON-RPC `Connection` on both ends, the chunks as plain notifications answering one request: no decoding, no turn engine, store or turn handle.",
+  ],
+  script: "stdio-turn.ts",
+  sides: ["ours", "sdk", "raw-64k", "raw-line", "bare"],
+  rows: [
+    {
+      label: "throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+      target: 5,
+    },
+    {
+      label: "throughput vs raw floor (64 KiB writes)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "raw-64k", figure: "msgPerSec" },
+      target: 0.6,
+    },
+    {
+      label: "throughput vs raw, one write per line",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "raw-line", figure: "msgPerSec" },
+      target: 1.5,
+    },
+    {
+      // The ceiling of "ours vs SDK" on these pipes: no stack can beat the raw floor.
+      label: "raw floor vs SDK (the ceiling of ours vs SDK)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "raw-64k", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+    },
+    {
+      label: "bare Connection vs raw floor",
+      unit: "msg/s",
+      better: "higher",
+      layer: true,
+      ours: { side: "bare", figure: "msgPerSec" },
+      theirs: { side: "raw-64k", figure: "msgPerSec" },
+    },
+    {
+      label: "client peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "clientPeakRssMiB" },
+      theirs: { side: "sdk", figure: "clientPeakRssMiB" },
+    },
+    {
+      label: "agent peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "agentPeakRssMiB" },
+      theirs: { side: "sdk", figure: "agentPeakRssMiB" },
+    },
+  ],
+};
+
+const wsTurn: CaseSpec = {
+  name: "ws-turn",
+  title: "One prompt turn of 50,000 chunks over one WebSocket, full stacks",
+  what: [
+    "ours: `createAcpWebSocketServer` serving a `defineAgent` agent; `connectWebSocket` + `connectToAgent`, iterating the turn.",
+    "sdk: `AcpServer` + `createNodeWebSocketUpgradeHandler` serving the v2 `agent()` app; `createWebSocketStream` + `client()` + `buildSession().start()` + `ActiveSession.nextUpdate()`. Server and client run in separate processes on 127.0.0.1; 5,000-chunk warm-up turn first.",
+  ],
+  script: "ws-turn.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+      target: 4,
+    },
+    {
+      label: "server peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "serverPeakRssMiB" },
+      theirs: { side: "sdk", figure: "serverPeakRssMiB" },
+    },
+    {
+      label: "client peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "clientPeakRssMiB" },
+      theirs: { side: "sdk", figure: "clientPeakRssMiB" },
+    },
+  ],
+};
+
+const wsFanout: CaseSpec = {
+  name: "ws-fanout",
+  title: "200 WebSocket connections × one 1,000-chunk turn each, at once, on one server",
+  what: [
+    "The stacks of ws-turn; 200 clients in one process (connected 20 at a time), each prompting once, all turns running together.",
+  ],
+  script: "ws-fanout.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "total throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+    },
+    {
+      label: "server peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "serverPeakRssMiB" },
+      theirs: { side: "sdk", figure: "serverPeakRssMiB" },
+    },
+  ],
+};
+
+const turnLatency: CaseSpec = {
+  name: "turn-latency",
+  title: "2,000 sequential trivial turns (prompt → idle end_turn) over stdio, full stacks",
+  what: [
+    "The stacks of stdio-turn; each turn asks for no chunks: running, the user message, the answer, idle. 200 warm-up turns; latency from sending the prompt to the turn's end as the client sees it.",
+  ],
+  script: "turn-latency.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "p50 latency vs SDK",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "ours", figure: "p50Us" },
+      theirs: { side: "sdk", figure: "p50Us" },
+      target: 0.4,
+    },
+    {
+      label: "p99 latency vs SDK",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "ours", figure: "p99Us" },
+      theirs: { side: "sdk", figure: "p99Us" },
+      target: 0.4,
+    },
+  ],
+};
+
+const agentMemory: CaseSpec = {
+  name: "agent-memory",
+  title: "Agent peak RSS over one 200,000-chunk turn",
+  what: [
+    "ours: the `defineAgent` agent of stdio-turn (its default `InMemorySessionStore` keeps the folded history for resume). sdk: the SDK agent of stdio-turn (keeps no history). Both driven by the same library-free client.",
+  ],
+  script: "agent-memory.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "agent peak RSS vs SDK agent",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "agentPeakRssMiB" },
+      theirs: { side: "sdk", figure: "agentPeakRssMiB" },
+      target: 1,
+    },
+    {
+      label: "agent throughput vs SDK agent",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+    },
+  ],
+};
+
+const historyAppend: CaseSpec = {
+  name: "history-append",
+  title: "InMemorySessionStore.appendUpdate cost per chunk at 10k, 100k and 1M appends",
+  what: [
+    "ours only: `agent_message_chunk` updates of one message appended to a fresh store; smaller counts repeated until each has appended 1M chunks, median repetition. Flatness = slowest / fastest per-chunk cost.",
+  ],
+  script: "history-append.ts",
+  sides: ["ours"],
+  rows: [
+    { label: "µs per chunk at 10k appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "small" } },
+    { label: "µs per chunk at 100k appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "medium" } },
+    { label: "µs per chunk at 1M appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "large" } },
+    {
+      label: "flatness (slowest / fastest)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "ours", figure: "flatness" },
+      target: 1.5,
+    },
+  ],
+};
+
+const clientMemory: CaseSpec = {
+  name: "client-memory",
+  title: "Client peak RSS over one 200,000-chunk turn read by a slow consumer (1 ms pause per 1,000 chunks)",
+  what: [
+    "ours: `spawnAgent` + `connectToAgent`, iterating the turn. sdk: `client()` + `ActiveSession.nextUpdate()`. Both fed by the same library-free agent writing 64 KiB batches, so only the client differs. 200k chunks keep the run within its time budget (`BENCH_CLIENT_MEMORY_CHUNKS=1000000 pnpm bench --only client-memory` runs 1M).",
+  ],
+  script: "client-memory.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "client peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "clientPeakRssMiB" },
+      theirs: { side: "sdk", figure: "clientPeakRssMiB" },
+      target: 0.5,
+    },
+    {
+      label: "client throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+    },
+  ],
+};
+
+const decode: CaseSpec = {
+  name: "decode",
+  title: "JSON.parse + decode of 20,000 mixed session/update notifications",
+  what: [
+    "ours: `JSON.parse` + the generated `session/update` params decoder. sdk: `JSON.parse` + the SDK's zod `zUpdateSessionNotification`. floor: `JSON.parse` alone. Median of 3 passes after one warm-up pass.",
+  ],
+  script: "decode.ts",
+  sides: ["ours", "sdk", "floor"],
+  rows: [
+    {
+      label: "decode vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+      target: 10,
+    },
+    {
+      label: "decode vs JSON.parse alone",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "floor", figure: "msgPerSec" },
+    },
+  ],
+};
+
+const connection: CaseSpec = {
+  name: "connection",
+  title: "In-memory JSON-RPC: 50,000 session/update notifications and 20,000 sequential round trips",
+  what: [
+    "typed (a layer): our typed `AcpConnection`s over `createInMemoryTransportPair()`. sdk: the SDK's v2 `agent()`/`client()` apps joined in memory, a typed `onNotification` handler. bare (a layer): our `Connection` without decoding.",
+  ],
+  script: "connection.ts",
+  sides: ["typed", "sdk", "bare"],
+  rows: [
+    {
+      label: "typed connection notifications vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      layer: true,
+      ours: { side: "typed", figure: "notifPerSec" },
+      theirs: { side: "sdk", figure: "notifPerSec" },
+      target: 3,
+    },
+    {
+      label: "typed connection round trips vs SDK",
+      unit: "req/s",
+      better: "higher",
+      layer: true,
+      ours: { side: "typed", figure: "roundTripsPerSec" },
+      theirs: { side: "sdk", figure: "roundTripsPerSec" },
+      target: 3,
+    },
+    {
+      label: "bare Connection notifications vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      layer: true,
+      ours: { side: "bare", figure: "notifPerSec" },
+      theirs: { side: "sdk", figure: "notifPerSec" },
+    },
+  ],
+};
+
+const clientStore: CaseSpec = {
+  name: "client-store",
+  title: "SessionStore.apply of 100,000 mixed updates, a snapshot every 1,000",
+  what: [
+    "ours only (the SDK has no session store): already decoded updates applied one at a time to a fresh `SessionStore`; median of 5 passes.",
+  ],
+  script: "client-store.ts",
+  sides: ["ours"],
+  rows: [
+    {
+      label: "store apply",
+      unit: "upd/s",
+      better: "higher",
+      ours: { side: "ours", figure: "updPerSec" },
+      target: 1_000_000,
+    },
+  ],
+};
+
+const importCost: CaseSpec = {
+  name: "import-cost",
+  title: "Import cost over bare node: time to ready and RSS",
+  what: [
+    "Plain `node` processes importing: ours-client = `@acp-kit/client` + `@acp-kit/transport-stdio`; ours-agent = `@acp-kit/agent` + `@acp-kit/transport-stdio`; sdk = `@agentclientprotocol/sdk/experimental/v2`. Each minus bare node, median of 5 alternating pairs.",
+  ],
+  script: "import-cost.ts",
+  sides: ["ours-client", "ours-agent", "sdk"],
+  rows: [
+    {
+      label: "client+stdio import time vs SDK v2",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours-client", figure: "overBareMs" },
+      theirs: { side: "sdk", figure: "overBareMs" },
+      target: 0.33,
+    },
+    {
+      label: "client+stdio import RSS vs SDK v2",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours-client", figure: "overBareRssMiB" },
+      theirs: { side: "sdk", figure: "overBareRssMiB" },
+      target: 0.33,
+    },
+    {
+      label: "agent+stdio import time vs SDK v2",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours-agent", figure: "overBareMs" },
+      theirs: { side: "sdk", figure: "overBareMs" },
+      target: 0.33,
+    },
+    {
+      label: "agent+stdio import RSS vs SDK v2",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours-agent", figure: "overBareRssMiB" },
+      theirs: { side: "sdk", figure: "overBareRssMiB" },
+      target: 0.33,
+    },
+  ],
+};
+
+export const CASES: readonly CaseSpec[] = [
+  stdioTurn,
+  wsTurn,
+  wsFanout,
+  turnLatency,
+  agentMemory,
+  historyAppend,
+  clientMemory,
+  decode,
+  connection,
+  clientStore,
+  importCost,
+];

@@ -1,0 +1,22 @@
+// Case agent-memory: the agent's peak RSS over one 200,000-chunk turn. Both agents are driven by
+// the same library-free client (so the client's speed and memory do not differ):
+//   ours  defineAgent + stdioTransport (the default InMemorySessionStore keeps the turn's
+//         history, folded, for resume)
+//   sdk   the SDK's v2 agent() with the lifecycle written out (it keeps no history)
+import { AgentRss, rawOverStdio, type StdioAgent } from "../full/stdio-spawn.js";
+import { type Figures, MiB, quick, runSide } from "./side.js";
+
+const CHUNKS = quick ? 5_000 : 200_000;
+
+async function measure(agent: StdioAgent): Promise<Figures> {
+  const rss = new AgentRss();
+  const client = await rawOverStdio(agent, rss);
+  const started = performance.now();
+  const received = await client.turn(CHUNKS);
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
+  return { agentPeakRssMiB: rss.peak / MiB, msgPerSec: CHUNKS / seconds };
+}
+
+await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk") });

@@ -1,0 +1,65 @@
+// Case stdio-turn: one prompt turn streaming 50,000 `agent_message_chunk` updates from an agent
+// child process to its client over stdio pipes, full stacks on both ends.
+//   ours      defineAgent + stdioTransport agent; spawnAgent + connectToAgent client iterating the turn
+//   sdk       the SDK's v2 agent() (lifecycle written out) over ndJsonStream; client() +
+//             buildSession().start() + ActiveSession.nextUpdate() until idle
+//   raw-64k   no library: the agent joins lines into ~64 KiB writes, the client JSON.parses per line
+//   raw-line  the same with one write per line
+//   bare      a layer, not a stack: our bare JSON-RPC Connection on both ends (no decoding, no
+//             turn engine, no session store or turn handle), the same chunks as notifications
+// A warm-up turn of 5,000 chunks runs first on the same connection.
+import { fileURLToPath } from "node:url";
+import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
+import type { TurnClient } from "../full/turn-client.js";
+import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
+
+const CHUNKS = quick ? 2_000 : 50_000;
+const WARMUP = quick ? 200 : 5_000;
+
+async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Figures> {
+  const rss = new AgentRss();
+  const client = await open(rss);
+  await client.turn(WARMUP);
+  const started = performance.now();
+  const { result: received, peakRss } = await withPeakRss(() => client.turn(CHUNKS));
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
+  return { msgPerSec: CHUNKS / seconds, clientPeakRssMiB: peakRss / MiB, agentPeakRssMiB: rss.peak / MiB };
+}
+
+/** The bare-Connection layer: `../full/stdio-agent-bare.ts` streams notifications for one request. */
+async function bare(rss: AgentRss): Promise<TurnClient> {
+  const { Connection } = await import("@acp-kit/protocol/jsonrpc");
+  const { spawnAgent } = await import("@acp-kit/transport-stdio");
+  const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
+  const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { stderr: (line) => rss.line(line) });
+  const connection = new Connection(child.transport);
+  let received = 0;
+  connection.onNotification("session/update", () => void received++);
+  connection.listen();
+  await connection.request("initialize", {
+    protocolVersion: 2,
+    info: { name: "bench", version: "0" },
+    capabilities: {},
+  });
+  return {
+    async turn(chunks) {
+      received = 0;
+      await connection.request("_bench/stream", { count: chunks });
+      return received;
+    },
+    async close() {
+      await connection.close();
+      await child.shutdown();
+    },
+  };
+}
+
+await runSide({
+  bare: () => measure(bare),
+  ours: () => measure((rss) => oursOverStdio("ours", rss)),
+  sdk: () => measure((rss) => sdkOverStdio("sdk", rss)),
+  "raw-64k": () => measure((rss) => rawOverStdio("raw-64k", rss)),
+  "raw-line": () => measure((rss) => rawOverStdio("raw-line", rss)),
+});

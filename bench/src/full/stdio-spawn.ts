@@ -1,0 +1,103 @@
+// Starting the benchmark agent processes and the clients that drive them over stdio pipes. Each
+// client stack is imported only when used, so a side's process loads only its own stack.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { rawTurnClient } from "./raw-client.js";
+import type { TurnClient } from "./turn-client.js";
+
+export type StdioAgent = "ours" | "sdk" | "raw-64k" | "raw-line";
+
+const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
+const AGENT_FILES: Record<StdioAgent, string> = {
+  ours: "./stdio-agent-ours.ts",
+  sdk: "./stdio-agent-sdk.ts",
+  "raw-64k": "./stdio-agent-raw.ts",
+  "raw-line": "./stdio-agent-raw.ts",
+};
+
+/** The agent's own peak RSS, as it last reported it on stderr. */
+export class AgentRss {
+  peak = 0;
+  line(text: string): void {
+    const match = /^BENCH_PEAK_RSS (\d+)$/.exec(text);
+    if (match) this.peak = Math.max(this.peak, Number(match[1]));
+    else if (text.trim() !== "") process.stderr.write(`[agent] ${text}\n`);
+  }
+}
+
+/** BENCH_PROFILE_DIR=dir: agents write a `--cpu-prof` profile there (for `node --cpu-prof` studies). */
+const PROFILE = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+
+export function agentCommand(agent: StdioAgent): { args: string[]; env: NodeJS.ProcessEnv } {
+  return {
+    args: [...PROFILE, "--import", "tsx", here(AGENT_FILES[agent])],
+    env: { ...process.env, BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k" },
+  };
+}
+
+/** Spawns `agent` and connects our full client stack to it with `spawnAgent`. */
+export async function oursOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
+  const { spawnAgent } = await import("@acp-kit/transport-stdio");
+  const { oursTurnClient } = await import("./ours-client.js");
+  const { args, env } = agentCommand(agent);
+  const child = spawnAgent(process.execPath, args, { env, stderr: (line) => rss.line(line) });
+  const client = await oursTurnClient(child.transport);
+  return {
+    turn: client.turn,
+    async close() {
+      await client.close();
+      await child.shutdown();
+    },
+  };
+}
+
+function spawnPiped(agent: StdioAgent, rss: AgentRss): ChildProcessWithoutNullStreams {
+  const { args, env } = agentCommand(agent);
+  const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  let partial = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (text: string) => {
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) rss.line(line);
+  });
+  return child;
+}
+
+const exited = (child: ChildProcessWithoutNullStreams): Promise<unknown> =>
+  child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once("exit", resolve));
+
+/** Spawns `agent` and connects the SDK's client to it with `ndJsonStream` over the pipes. */
+export async function sdkOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
+  const acp = await import("@agentclientprotocol/sdk/experimental/v2");
+  const { sdkTurnClient } = await import("./sdk-client.js");
+  const child = spawnPiped(agent, rss);
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>,
+  );
+  const client = await sdkTurnClient(stream);
+  return {
+    turn: client.turn,
+    async close() {
+      await client.close();
+      child.stdin.end();
+      await exited(child);
+    },
+  };
+}
+
+/** Spawns `agent` and drives it with the library-free client (split lines, `JSON.parse` each). */
+export async function rawOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
+  const child = spawnPiped(agent, rss);
+  const client = await rawTurnClient(child.stdin, child.stdout);
+  return {
+    turn: client.turn,
+    async close() {
+      child.stdin.end();
+      await exited(child);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ContentList } from "./history-content.js";
+
+const text = (t: string) => ({ type: "text", text: t });
+
+describe("ContentList", () => {
+  it("gives back equal blocks in order, for any mix of plain text and other blocks", () => {
+    const block = fc.oneof(
+      fc.string({ maxLength: 4 }).map(text),
+      fc.string({ maxLength: 4 }).map((t) => ({ type: "text", text: t, annotations: { priority: 1 } })),
+      fc.constant({ type: "image", data: "AA==", mimeType: "image/png" }),
+      fc.string({ maxLength: 2 }).map((t) => ({ text: t, type: "text" })),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(block, { maxLength: 700 }),
+        fc.array(block, { maxLength: 3 }),
+        fc.nat(700),
+        (blocks, upsert, at) => {
+          const list = new ContentList();
+          const expected: unknown[] = [];
+          blocks.forEach((b, i) => {
+            if (i === at) {
+              list.replace(upsert);
+              expected.length = 0;
+              expected.push(...upsert);
+            }
+            list.push(b);
+            expected.push(b);
+          });
+          expect(list.toArray()).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("keeps a long run of text chunks across segment boundaries, empty texts included", () => {
+    const list = new ContentList();
+    const expected: unknown[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      const block = text(i % 7 === 0 ? "" : `chunk ${i} `);
+      list.push(block);
+      expected.push(block);
+    }
+    expect(list.toArray()).toEqual(expected);
+  });
+
+  it("reads do not alias what later pushes change", () => {
+    const list = new ContentList();
+    list.push(text("a"));
+    const first = list.toArray();
+    list.push(text("b"));
+    expect(first).toEqual([text("a")]);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * A folded message's content blocks, kept compactly for the life of the session: a streamed reply
+ * is mostly plain text chunks (`{ type: "text", text }` and nothing else), so runs of them keep
+ * only their text, joined into segments of `SEGMENT_PIECES` chunks, plus each chunk's length. A
+ * 200,000-chunk reply is then a few hundred strings and one array of numbers instead of 200,000
+ * block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
+ */
+
+const SEGMENT_PIECES = 256;
+
+/** Consecutive plain text blocks. */
+class TextRun {
+  readonly segments: string[] = [];
+  /** Texts of the chunks not yet joined into a segment. */
+  pending: string[] = [];
+  /** Length of each chunk's text, in order (segments first, then pending). */
+  readonly lengths: number[] = [];
+
+  push(text: string): void {
+    this.pending.push(text);
+    this.lengths.push(text.length);
+    if (this.pending.length === SEGMENT_PIECES) {
+      this.segments.push(this.pending.join(""));
+      this.pending = [];
+    }
+  }
+
+  appendBlocksTo(out: unknown[]): void {
+    let piece = 0;
+    for (const segment of this.segments) {
+      let offset = 0;
+      for (let i = 0; i < SEGMENT_PIECES; i++) {
+        const length = this.lengths[piece++] as number;
+        out.push({ type: "text", text: segment.slice(offset, offset + length) });
+        offset += length;
+      }
+    }
+    for (const text of this.pending) out.push({ type: "text", text });
+  }
+}
+
+/** A block that is exactly `{ type: "text", text: string }`, nothing else. */
+function plainText(block: unknown): string | undefined {
+  if (typeof block !== "object" || block === null) return undefined;
+  const { type, text } = block as { type?: unknown; text?: unknown };
+  if (type !== "text" || typeof text !== "string") return undefined;
+  let keys = 0;
+  for (const key in block) if (Object.hasOwn(block, key) && ++keys > 2) return undefined;
+  return keys === 2 ? text : undefined;
+}
+
+export class ContentList {
+  #items: (TextRun | unknown)[] = [];
+
+  /** Appends one block (the content of a chunk). */
+  push(block: unknown): void {
+    const text = plainText(block);
+    if (text === undefined) {
+      this.#items.push(block);
+      return;
+    }
+    const last = this.#items[this.#items.length - 1];
+    if (last instanceof TextRun) last.push(text);
+    else {
+      const run = new TextRun();
+      run.push(text);
+      this.#items.push(run);
+    }
+  }
+
+  /** Replaces every block (an upsert's `content`). */
+  replace(blocks: readonly unknown[]): void {
+    this.#items = [];
+    for (const block of blocks) this.push(block);
+  }
+
+  /** The blocks, as new objects for the plain text ones. */
+  toArray(): unknown[] {
+    const out: unknown[] = [];
+    for (const item of this.#items) {
+      if (item instanceof TextRun) item.appendBlocksTo(out);
+      else out.push(item);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Version negotiation on the agent's side. This transport sits under the agent's connection
+ * and watches the client's `initialize`: a client asking for version 1 is a v1 client, its
+ * params are rewritten to the v2 shape the agent reads (the version stays 1, and the agent
+ * answers 1), the answer is sent in v1 form, and from then on every message goes through
+ * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
+ * soon as its `initialize` was answered.
+ */
+import { type Logger, negotiateVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
+import {
+  decodeInitializeRequest as decodeV1InitializeRequest,
+  parseWire,
+  RelayTransport,
+  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
+  type InitializeRequest as V1InitializeRequest,
+  type WireMessage,
+} from "@acp-kit/protocol/v1";
+import { V1ClientProjection } from "./projection.js";
+import { initializeParamsToV2 } from "./values.js";
+
+/** The versions an agent serves, newest first: v2, and v1 through the projection. */
+export const AGENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_PROTOCOL_VERSION];
+
+/** The version to answer: 1 for a v1 client, else v2's rule; -32022 naming both below 1. */
+export function negotiateServedVersion(requested: number): number {
+  if (requested === V1_PROTOCOL_VERSION) return V1_PROTOCOL_VERSION;
+  if (requested < V1_PROTOCOL_VERSION)
+    throw RequestError.unsupportedProtocolVersion(requested, AGENT_PROTOCOL_VERSIONS);
+  return negotiateVersion(requested);
+}
+
+export class ServingTransport extends RelayTransport {
+  readonly #logger: Logger;
+  /** The v1 `initialize` waiting for the agent's answer. */
+  #v1Initialize: { id: string | number; params: V1InitializeRequest } | undefined;
+  #settled = false;
+  #projection: V1ClientProjection | undefined;
+
+  constructor(inner: Transport, logger: Logger = {}) {
+    super(inner);
+    this.#logger = logger;
+  }
+
+  protected override inspectPeer(payload: string): void | PromiseLike<void> {
+    if (this.#settled) return this.deliverRaw(payload);
+    const message = parseWire(payload)?.[0];
+    if (message?.method !== "initialize" || message.id === undefined || message.id === null)
+      return this.deliverRaw(payload);
+    const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    if (requested !== V1_PROTOCOL_VERSION) return this.deliverRaw(payload);
+    const decoded = decodeV1InitializeRequest(message.params);
+    // Invalid v1 params go on as they are: the agent answers them -32602 with the path.
+    if (!decoded.ok) return this.deliverRaw(payload);
+    this.#v1Initialize = { id: message.id, params: decoded.value };
+    return this.toLocal({ ...message, params: initializeParamsToV2(decoded.value) });
+  }
+
+  protected override inspectLocal(payload: string): string {
+    if (this.#settled) return payload;
+    const message = parseWire(payload)?.[0];
+    if (message === undefined || message.method !== undefined) return payload;
+    const pending = this.#v1Initialize;
+    if (pending === undefined || message.id !== pending.id) {
+      // The answer to a v2 initialize: nothing more to look at.
+      if (
+        message.result !== undefined &&
+        (message.result as { protocolVersion?: unknown }).protocolVersion !== undefined
+      )
+        this.#settled = true;
+      return payload;
+    }
+    this.#v1Initialize = undefined;
+    if (message.error !== undefined) return payload;
+    this.#settled = true;
+    this.#projection = new V1ClientProjection(
+      { toPeer: (m) => this.toPeer(m), toLocal: (m) => this.toLocal(m), logger: this.#logger },
+      pending.params.clientCapabilities ?? {},
+    );
+    this.translate();
+    return JSON.stringify({ ...message, result: V1ClientProjection.initializeResult(message.result as never) });
+  }
+
+  protected fromLocal(message: WireMessage): void | Promise<void> {
+    return (this.#projection as V1ClientProjection).fromLocal(message);
+  }
+
+  protected fromPeer(message: WireMessage): void | Promise<void> {
+    return (this.#projection as V1ClientProjection).fromPeer(message);
+  }
+}

@@ -1,0 +1,39 @@
+// Nesting depth of a JSON value, bounded before anything else touches it.
+//
+// JSON.parse builds arbitrarily deep values, but JSON.stringify, structuredClone and any
+// recursive walk overflow the stack a few thousand levels down. A message that deep would be
+// accepted and then fail later, half-processed (a prompt answered but its echo never sent), so
+// the typed connection refuses it up front. The walk itself is iterative: it cannot overflow.
+
+/** Default deepest nesting accepted in params (objects and arrays count one level each). */
+export const DEFAULT_MAX_DEPTH = 128;
+
+/** True when `value` nests objects or arrays more than `maxDepth` levels deep. */
+export function exceedsDepth(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > maxDepth) return true;
+    if (Array.isArray(current)) {
+      for (const item of current) {
+        if (typeof item === "object" && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        const item = (current as Record<string, unknown>)[key];
+        if (typeof item === "object" && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}

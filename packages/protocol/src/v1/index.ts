@@ -1,0 +1,18 @@
+// @acp-kit/protocol/v1: the ACP v1 types, method tables and decoders, generated from the same
+// pinned package as the default (v2) surface, and the value mappings both adapters share
+// (`@acp-kit/client` meeting a v1 agent, `@acp-kit/agent` serving a v1 client).
+
+export * from "../generated/v1/decoders.js";
+export * from "../generated/v1/methods.js";
+export type * from "../generated/v1/types.js";
+export {
+  configOptionToV1,
+  configOptionToV2,
+  MODE_CONFIG_ID,
+  modesToConfigOption,
+  parseWholeFilePatch,
+  toolContentToV1,
+  toolContentToV2,
+  wholeFilePatch,
+} from "./content.js";
+export { parseWire, RelayTransport, settleAll, type WireMessage } from "./relay.js";

@@ -1,0 +1,387 @@
+/**
+ * `FileSessionStore`: sessions on the local disk, for one agent process at a time.
+ *
+ *   DIR/LOCK                 the writer's pid (see directory-lock.ts)
+ *   DIR/index.json           list metadata (see session-index.ts)
+ *   DIR/sessions/<id>.jsonl  one append-only log per session (see session-log.ts)
+ *
+ * Every call is synchronous: when it returns, its line is in the kernel, so a `kill -9` cannot
+ * lose it (with `batchWrites`, the lines of one event-loop turn go in one write at its end).
+ * `durability` decides when lines are also forced to the disk (a power loss). History is folded
+ * with `compactHistory` (shared with `@acp-kit/agent`): once a log is 4× its size after its
+ * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
+ */
+import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
+import {
+  compactHistory,
+  InvalidCursorError,
+  type ListSessionsPage,
+  type ListSessionsQuery,
+  type SessionRecord,
+  type SessionStore,
+} from "@acp-kit/agent";
+import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import { DirectoryLock } from "./directory-lock.js";
+import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
+import { LogAppender, patchLine, readLog, updateLine, writeLogAtomically } from "./session-log.js";
+
+/**
+ * When appended lines are forced to the disk (`fdatasync`):
+ * - `"turn"` (default): when a run ends (its stop is recorded), when a session is released, and at `close()`;
+ * - `"append"`: after every line (slowest; survives a power loss mid-turn);
+ * - `"none"`: never (the OS writes back; still safe against process crashes).
+ */
+export type Durability = "turn" | "append" | "none";
+
+export interface FileSessionStoreOptions {
+  /** The data directory (created if missing). One process at a time: it is locked. */
+  dir: string;
+  durability?: Durability;
+  /** Keep at most this many sessions: creating one more deletes the oldest that is not open. */
+  maxSessions?: number;
+  /** Delete sessions that have been closed (not open in this process) for longer than this. */
+  closedSessionTtlMs?: number;
+  /**
+   * Write the lines of one event-loop turn in one `write` at its end rather than one `write` per
+   * line: fewer system calls while a turn streams, but a `kill -9` then loses the lines of the
+   * turn it lands in (the updates being sent at that moment). Default false.
+   */
+  batchWrites?: boolean;
+  /** A log is compacted once 4× its size after its last compaction, and at least this. Default 1 MiB. */
+  minCompactionBytes?: number;
+  logger?: Logger;
+  /** Clock, for retention. Default `Date.now`. */
+  now?: () => number;
+}
+
+interface Loaded {
+  record: SessionRecord;
+  history: SessionUpdate[];
+  log: LogAppender;
+}
+
+/**
+ * A log is compacted once it is COMPACTION_GROWTH times its size after the last compaction (and
+ * at least this).
+ * Bytes, not updates: folded chunks keep their content, so a history's folded size grows with
+ * every chunk, and rewriting it per N updates would cost O(history) per N appends.
+ */
+const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
+/**
+ * Twice would keep logs smaller, but a streamed answer barely shrinks when folded (its chunks'
+ * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
+ */
+const COMPACTION_GROWTH = 4;
+/**
+ * Compactions wait for the end of a run (see `update`), unless a run's log grows this much (and
+ * past this many times the minimum): a compaction syncs the disk, which a streaming turn should
+ * not wait for.
+ */
+const RUNAWAY_GROWTH = 16;
+/** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
+const MAX_UNCLAIMED_LOADED = 64;
+const CURSOR_PREFIX = "after:";
+const CURSOR_PATTERN = /^after:(\d{1,15})$/;
+const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
+
+function fileNameFor(sessionId: string): string {
+  if (SAFE_NAME.test(sessionId)) return `${sessionId}.jsonl`;
+  return `~${Buffer.from(sessionId, "utf8").toString("base64url").slice(0, 200)}.jsonl`;
+}
+
+export class FileSessionStore implements SessionStore {
+  readonly dir: string;
+  readonly durability: Durability;
+  readonly #sessionsDir: string;
+  readonly #indexPath: string;
+  readonly #lock: DirectoryLock;
+  readonly #index = new Map<string, IndexEntry>();
+  readonly #loaded = new Map<string, Loaded>();
+  readonly #claims = new Map<string, number>();
+  readonly #maxSessions: number;
+  readonly #ttlMs: number;
+  readonly #minCompactionBytes: number;
+  readonly #batched: boolean;
+  readonly #logger: Logger | undefined;
+  readonly #now: () => number;
+  #nextSeq = 0;
+  #closed = false;
+
+  /** Opens (and locks) the directory. Throws `DirectoryLockedError` when another process has it. */
+  constructor(options: FileSessionStoreOptions) {
+    this.dir = resolve(options.dir);
+    this.durability = options.durability ?? "turn";
+    this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
+    this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
+    this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
+    this.#batched = (options.batchWrites ?? false) && this.durability !== "append";
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.#sessionsDir = join(this.dir, "sessions");
+    this.#indexPath = join(this.dir, "index.json");
+    mkdirSync(this.#sessionsDir, { recursive: true });
+    this.#lock = DirectoryLock.acquire(this.dir);
+    try {
+      this.#recover();
+    } catch (error) {
+      this.#lock.release();
+      throw error;
+    }
+  }
+
+  create(record: SessionRecord): void {
+    this.#assertOpen();
+    if (this.#index.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
+    const file = fileNameFor(record.sessionId);
+    const path = join(this.#sessionsDir, file);
+    const copy = structuredClone(record);
+    const bytes = writeLogAtomically(path, copy, [], this.durability !== "none");
+    this.#index.set(record.sessionId, {
+      sessionId: record.sessionId,
+      seq: this.#nextSeq++,
+      file,
+      ...indexFields(copy),
+    });
+    this.#remember(record.sessionId, { record: copy, history: [], log: this.#appender(path, bytes) });
+    this.#applyRetention(record.sessionId);
+    this.#saveIndex();
+  }
+
+  get(sessionId: string): SessionRecord | undefined {
+    const loaded = this.#load(sessionId);
+    return loaded === undefined ? undefined : structuredClone(loaded.record);
+  }
+
+  update(sessionId: string, patch: Partial<Omit<SessionRecord, "sessionId">>): void {
+    const loaded = this.#load(sessionId);
+    if (loaded === undefined) return;
+    const copy = structuredClone(patch);
+    loaded.log.append(patchLine(copy), this.#batched);
+    loaded.record = { ...loaded.record, ...copy };
+    // A recorded stop is the end of a run: the turn boundary where logs are compacted and
+    // `"turn"` durability syncs.
+    if ("lastStop" in copy) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
+    if (this.durability === "append" || (this.durability === "turn" && "lastStop" in copy)) loaded.log.sync();
+    const entry = this.#index.get(sessionId);
+    if (entry !== undefined && ("title" in copy || "updatedAt" in copy || "additionalDirectories" in copy)) {
+      Object.assign(entry, indexFields(loaded.record));
+      this.#saveIndex();
+    }
+  }
+
+  appendUpdate(sessionId: string, update: SessionUpdate): void {
+    const loaded = this.#load(sessionId);
+    if (loaded === undefined) return;
+    loaded.history.push(update);
+    loaded.log.append(updateLine(update), this.#batched);
+    if (this.durability === "append") loaded.log.sync();
+    // Within a run only a runaway log is compacted (a compaction syncs the disk).
+    this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
+  }
+
+  history(sessionId: string): readonly SessionUpdate[] {
+    const loaded = this.#load(sessionId);
+    return loaded === undefined ? [] : compactHistory(loaded.history);
+  }
+
+  list(query: ListSessionsQuery): ListSessionsPage {
+    let afterSeq = Number.POSITIVE_INFINITY;
+    if (query.cursor !== undefined) {
+      const match = CURSOR_PATTERN.exec(query.cursor);
+      const seq = match === null ? Number.NaN : Number(match[1]);
+      if (!Number.isSafeInteger(seq)) throw new InvalidCursorError(query.cursor);
+      afterSeq = seq;
+    }
+    const matching = [...this.#index.values()]
+      .filter((e) => e.seq < afterSeq && (query.cwd === undefined || e.cwd === query.cwd))
+      .sort((a, b) => b.seq - a.seq);
+    const page = matching.slice(0, query.limit);
+    const last = page.at(-1);
+    const result: ListSessionsPage = { sessions: page.map(toSessionInfo) };
+    if (matching.length > page.length && last !== undefined) result.nextCursor = `${CURSOR_PREFIX}${last.seq}`;
+    return result;
+  }
+
+  delete(sessionId: string): void {
+    this.#assertOpen();
+    if (!this.#remove(sessionId)) return;
+    this.#saveIndex();
+  }
+
+  /** One process writes the directory, so a claim only marks the session open (for retention). */
+  claim(sessionId: string): void {
+    this.#claims.set(sessionId, (this.#claims.get(sessionId) ?? 0) + 1);
+    const entry = this.#index.get(sessionId);
+    if (entry?.closedAt !== undefined) {
+      delete entry.closedAt;
+      this.#saveIndex();
+    }
+  }
+
+  release(sessionId: string): void {
+    const count = (this.#claims.get(sessionId) ?? 0) - 1;
+    if (count > 0) {
+      this.#claims.set(sessionId, count);
+      return;
+    }
+    this.#claims.delete(sessionId);
+    const entry = this.#index.get(sessionId);
+    if (entry === undefined || this.#closed) return;
+    entry.closedAt = this.#now();
+    const loaded = this.#loaded.get(sessionId);
+    if (loaded !== undefined) {
+      if (this.durability !== "none") loaded.log.sync();
+      loaded.log.close();
+      this.#loaded.delete(sessionId);
+    }
+    this.#applyRetention();
+    this.#saveIndex();
+  }
+
+  /** Syncs and closes every log, saves the index and unlocks the directory. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const loaded of this.#loaded.values()) {
+      try {
+        if (this.durability !== "none") loaded.log.sync();
+      } finally {
+        loaded.log.close();
+      }
+    }
+    this.#loaded.clear();
+    try {
+      this.#saveIndex();
+    } finally {
+      this.#lock.release();
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`FileSessionStore ${this.dir} is closed`);
+  }
+
+  /** The index as saved, plus every log it misses; sessions open at a crash count as closed now. */
+  #recover(): void {
+    const saved = readIndex(this.#indexPath);
+    this.#nextSeq = saved.nextSeq;
+    const files = new Set<string>();
+    for (const name of readdirSync(this.#sessionsDir)) {
+      if (name.endsWith(".tmp")) unlinkSync(join(this.#sessionsDir, name));
+      else if (name.endsWith(".jsonl")) files.add(name);
+    }
+    for (const entry of saved.sessions.sort((a, b) => a.seq - b.seq)) {
+      if (!files.delete(entry.file)) continue;
+      entry.closedAt ??= this.#now();
+      this.#index.set(entry.sessionId, entry);
+      this.#nextSeq = Math.max(this.#nextSeq, entry.seq + 1);
+    }
+    // Logs created after the last index save (a crash in between).
+    for (const file of files) {
+      const path = join(this.#sessionsDir, file);
+      const log = readLog(path);
+      if (log === undefined || this.#index.has(log.record.sessionId)) {
+        this.#logger?.warn?.("Removing an unreadable session log", { path });
+        unlinkSync(path);
+        continue;
+      }
+      this.#index.set(log.record.sessionId, {
+        sessionId: log.record.sessionId,
+        seq: this.#nextSeq++,
+        file,
+        closedAt: this.#now(),
+        ...indexFields(log.record),
+      });
+    }
+    this.#applyRetention();
+    this.#saveIndex();
+  }
+
+  #load(sessionId: string): Loaded | undefined {
+    this.#assertOpen();
+    const cached = this.#loaded.get(sessionId);
+    if (cached !== undefined) return cached;
+    const entry = this.#index.get(sessionId);
+    if (entry === undefined) return undefined;
+    const path = join(this.#sessionsDir, entry.file);
+    const log = existsSync(path) ? readLog(path) : undefined;
+    if (log === undefined) {
+      this.#logger?.error?.("Session log missing or unreadable; dropping the session", { sessionId, path });
+      this.#remove(sessionId);
+      this.#saveIndex();
+      return undefined;
+    }
+    if (log.skipped > 0)
+      this.#logger?.warn?.("Skipped unreadable lines in a session log", { path, lines: log.skipped });
+    const loaded: Loaded = {
+      record: log.record,
+      history: log.history,
+      log: this.#appender(path, log.bytes),
+    };
+    this.#remember(sessionId, loaded);
+    return loaded;
+  }
+
+  /** Caches a loaded session; unclaimed ones beyond the cap are closed oldest first. */
+  #remember(sessionId: string, loaded: Loaded): void {
+    this.#loaded.set(sessionId, loaded);
+    if (this.#loaded.size <= MAX_UNCLAIMED_LOADED) return;
+    for (const [id, other] of this.#loaded) {
+      if (this.#loaded.size <= MAX_UNCLAIMED_LOADED) break;
+      if (id === sessionId || this.#claims.has(id)) continue;
+      other.log.close();
+      this.#loaded.delete(id);
+    }
+  }
+
+  #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
+    const { log } = loaded;
+    if (log.bytes < Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth)) return;
+    loaded.history = compactHistory(loaded.history);
+    log.rewrite(loaded.record, loaded.history, this.durability !== "none");
+  }
+
+  #appender(path: string, bytes: number): LogAppender {
+    return new LogAppender(path, bytes, (error) =>
+      this.#logger?.error?.("Session log write failed; the updates of that batch are not stored", { path, error }),
+    );
+  }
+
+  #remove(sessionId: string): boolean {
+    const entry = this.#index.get(sessionId);
+    if (entry === undefined) return false;
+    this.#loaded.get(sessionId)?.log.close();
+    this.#loaded.delete(sessionId);
+    this.#index.delete(sessionId);
+    try {
+      unlinkSync(join(this.#sessionsDir, entry.file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    return true;
+  }
+
+  /** TTL for closed sessions, then the oldest sessions not open beyond `maxSessions`. */
+  #applyRetention(keep?: string): void {
+    const now = this.#now();
+    for (const entry of [...this.#index.values()]) {
+      if (entry.closedAt !== undefined && now - entry.closedAt > this.#ttlMs && !this.#claims.has(entry.sessionId))
+        this.#remove(entry.sessionId);
+    }
+    if (this.#index.size <= this.#maxSessions) return;
+    const oldestFirst = [...this.#index.values()].sort((a, b) => a.seq - b.seq);
+    for (const entry of oldestFirst) {
+      if (this.#index.size <= this.#maxSessions) break;
+      if (entry.sessionId === keep || this.#claims.has(entry.sessionId)) continue;
+      this.#remove(entry.sessionId);
+    }
+  }
+
+  /** Not synced: after a power loss a stale or missing index is rebuilt from the logs. */
+  #saveIndex(): void {
+    writeIndex(this.#indexPath, this.#nextSeq, this.#index.values());
+  }
+}

@@ -1,0 +1,5 @@
+// @acp-kit/session-store-postgres: sessions for a fleet of @acp-kit/agent processes in PostgreSQL (Node only).
+
+export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";
+export { lockKey } from "./session-locks.js";

@@ -1,0 +1,300 @@
+/**
+ * `PostgresSessionStore`: sessions and their history in PostgreSQL, shared by a fleet of agent
+ * processes. Each process may list, read and resume any session; `claim` (called by the engine
+ * when a session is created or resumed) takes the session's advisory lock, so one process at a
+ * time runs a session's work and writes its history.
+ *
+ * Writes are queued per session and applied in call order (see session-writes.ts); reads of a
+ * session wait for the writes this process queued for it. History is folded with
+ * `compactHistory` from `@acp-kit/agent` (as by the in-memory store): once a session's rows
+ * hold twice the JSON its last compaction left, they are replaced by the folded history in one
+ * transaction.
+ */
+import {
+  compactHistory,
+  InvalidCursorError,
+  type ListSessionsPage,
+  type ListSessionsQuery,
+  type SessionRecord,
+  type SessionStore,
+} from "@acp-kit/agent";
+import type { Logger, SessionInfo, SessionUpdate } from "@acp-kit/protocol";
+import pg from "pg";
+import { migrate } from "./migrations.js";
+import { SessionLocks } from "./session-locks.js";
+import { SessionWrites } from "./session-writes.js";
+
+export interface PostgresSessionStoreOptions {
+  /** A connection string (`postgres://user@host:port/db`); or pass `pool`. */
+  connectionString?: string;
+  /** A pool of the application's. The store then does not end it on `close()`. */
+  pool?: pg.Pool;
+  /** Connection settings for the lock connection when `pool` is given. Default: the pool's options. */
+  lockConnection?: pg.ClientConfig;
+  /**
+   * How long `claim` keeps retrying a session another process holds before it throws
+   * `SessionBusyError`. Default 2000 ms: enough for the server to notice a holder that died, or
+   * for a holder whose client reconnected elsewhere to finish its run and let go.
+   */
+  lockWaitMs?: number;
+  /** Apply missing migrations on first use. Default true (see `migrate`). */
+  migrate?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * Rows are compacted once their JSON is twice its size after the last compaction (and at least
+ * this). Bytes, not rows: folded chunks keep their content, so compacting per N rows would
+ * rewrite a growing history every N appends.
+ */
+const MIN_COMPACTION_BYTES = 256 * 1024;
+const CURSOR_PREFIX = "after:";
+const CURSOR_PATTERN = /^after:(\d{1,18})$/;
+/** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
+const MAX_BATCH = 2000;
+
+interface ListRow {
+  session_id: string;
+  seq: string;
+  cwd: string;
+  dirs: string[] | null;
+  title: string | null;
+  updated_at: string | null;
+}
+
+export class PostgresSessionStore implements SessionStore {
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #locks: SessionLocks;
+  readonly #writes = new Map<string, SessionWrites>();
+  readonly #logger: Logger | undefined;
+  #ready: Promise<void> | undefined;
+  readonly #migrate: boolean;
+
+  constructor(options: PostgresSessionStoreOptions) {
+    if (options.pool === undefined && options.connectionString === undefined)
+      throw new TypeError("PostgresSessionStore needs a connectionString or a pool");
+    this.#pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 10 });
+    this.#ownsPool = options.pool === undefined;
+    this.#logger = options.logger;
+    this.#migrate = options.migrate ?? true;
+    if (this.#ownsPool)
+      this.#pool.on("error", (error) => this.#logger?.error?.("Idle session store connection failed", { error }));
+    this.#locks = new SessionLocks(
+      options.lockConnection ?? { connectionString: options.connectionString, ...(options.pool?.options ?? {}) },
+      options.lockWaitMs ?? 2000,
+      options.logger,
+    );
+  }
+
+  /** Migrates (unless disabled) once; every call waits for it. */
+  ready(): Promise<void> {
+    this.#ready ??= this.#migrate ? migrate(this.#pool).then(() => undefined) : Promise.resolve();
+    return this.#ready;
+  }
+
+  async create(record: SessionRecord): Promise<void> {
+    await this.ready();
+    try {
+      await this.#pool.query("INSERT INTO acp_kit_sessions (session_id, cwd, record) VALUES ($1, $2, $3::jsonb)", [
+        record.sessionId,
+        record.cwd,
+        JSON.stringify(record),
+      ]);
+    } catch (error) {
+      if ((error as { code?: string }).code === "23505") throw new Error(`Session ${record.sessionId} already exists`);
+      throw error;
+    }
+    const writes = this.#writesOf(record.sessionId);
+    writes.nextPosition = 1;
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    await this.ready();
+    await this.#writes.get(sessionId)?.idle();
+    const { rows } = await this.#pool.query<{ record: SessionRecord }>(
+      "SELECT record FROM acp_kit_sessions WHERE session_id = $1",
+      [sessionId],
+    );
+    return rows[0]?.record;
+  }
+
+  update(sessionId: string, patch: Partial<Omit<SessionRecord, "sessionId">>): Promise<void> {
+    // Keys patched to `undefined` are removed, as a spread would drop them.
+    const removed = Object.keys(patch).filter((key) => (patch as Record<string, unknown>)[key] === undefined);
+    const body = JSON.stringify(patch);
+    return this.#writesOf(sessionId).enqueue("update", async () => {
+      await this.ready();
+      await this.#pool.query(
+        "UPDATE acp_kit_sessions SET record = (record || $2::jsonb) - $3::text[] WHERE session_id = $1",
+        [sessionId, body, removed],
+      );
+    });
+  }
+
+  appendUpdate(sessionId: string, update: SessionUpdate): void {
+    const writes = this.#writesOf(sessionId);
+    writes.append(update, (batch) => this.#flush(writes, batch));
+  }
+
+  async history(sessionId: string): Promise<readonly SessionUpdate[]> {
+    await this.ready();
+    await this.#writes.get(sessionId)?.idle();
+    return compactHistory(await this.#rows(this.#pool, sessionId));
+  }
+
+  async list(query: ListSessionsQuery): Promise<ListSessionsPage> {
+    let before: string | null = null;
+    if (query.cursor !== undefined) {
+      const match = CURSOR_PATTERN.exec(query.cursor);
+      if (match === null) throw new InvalidCursorError(query.cursor);
+      before = match[1] as string;
+    }
+    await this.ready();
+    const columns = `session_id, seq, cwd, record->'additionalDirectories' AS dirs, record->>'title' AS title,
+      record->>'updatedAt' AS updated_at`;
+    // Two statements rather than one with `$1 IS NULL OR ...`, so each can use its index.
+    const { rows } =
+      query.cwd === undefined
+        ? await this.#pool.query<ListRow>(
+            `SELECT ${columns} FROM acp_kit_sessions WHERE seq < COALESCE($1::bigint, 9223372036854775807)
+             ORDER BY seq DESC LIMIT $2`,
+            [before, query.limit + 1],
+          )
+        : await this.#pool.query<ListRow>(
+            `SELECT ${columns} FROM acp_kit_sessions
+             WHERE cwd = $3 AND seq < COALESCE($1::bigint, 9223372036854775807) ORDER BY seq DESC LIMIT $2`,
+            [before, query.limit + 1, query.cwd],
+          );
+    const page = rows.slice(0, query.limit);
+    const result: ListSessionsPage = { sessions: page.map(toSessionInfo) };
+    const last = page.at(-1);
+    if (rows.length > page.length && last !== undefined) result.nextCursor = `${CURSOR_PREFIX}${last.seq}`;
+    return result;
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await this.ready();
+    await this.#writes.get(sessionId)?.idle();
+    await this.#pool.query("DELETE FROM acp_kit_sessions WHERE session_id = $1", [sessionId]);
+    if (!this.#locks.holds(sessionId)) this.#writes.delete(sessionId);
+  }
+
+  /** Takes the session's advisory lock; throws `SessionBusyError` while another process holds it. */
+  async claim(sessionId: string): Promise<void> {
+    await this.ready();
+    await this.#locks.claim(sessionId);
+    // Another instance may have written since we last did: positions are read again.
+    const writes = this.#writes.get(sessionId);
+    if (writes !== undefined && writes.nextPosition !== 1) writes.nextPosition = undefined;
+  }
+
+  /** Drops a claim; the last one unlocks the session once its queued writes are in. */
+  async release(sessionId: string): Promise<void> {
+    if (!this.#locks.releaseOne(sessionId)) return;
+    const writes = this.#writes.get(sessionId);
+    await writes?.idle();
+    await this.#locks.unlock(sessionId);
+    if (!this.#locks.holds(sessionId) && this.#writes.get(sessionId) === writes) this.#writes.delete(sessionId);
+  }
+
+  /** Settles when every write queued so far (for one session, or all) is in the database. */
+  async flush(sessionId?: string): Promise<void> {
+    if (sessionId !== undefined) return await this.#writes.get(sessionId)?.idle();
+    await Promise.all([...this.#writes.values()].map((w) => w.idle()));
+  }
+
+  /** Finishes queued writes, then releases every lock and (unless given one) ends the pool. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#locks.close();
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  #writesOf(sessionId: string): SessionWrites {
+    let writes = this.#writes.get(sessionId);
+    if (writes === undefined) {
+      writes = new SessionWrites(sessionId, (error, what) =>
+        this.#logger?.error?.(`Session store ${what} failed`, { sessionId, error }),
+      );
+      this.#writes.set(sessionId, writes);
+    }
+    return writes;
+  }
+
+  async #flush(writes: SessionWrites, batch: SessionUpdate[]): Promise<void> {
+    await this.ready();
+    if (writes.nextPosition === undefined) {
+      const { rows } = await this.#pool.query<{ last: string; bytes: string }>(
+        `SELECT COALESCE(MAX(position), 0) AS last, COALESCE(SUM(octet_length(body::text)), 0) AS bytes
+         FROM acp_kit_session_updates WHERE session_id = $1`,
+        [writes.sessionId],
+      );
+      writes.nextPosition = Number(rows[0]?.last ?? 0) + 1;
+      writes.bytes = Number(rows[0]?.bytes ?? 0);
+      writes.compactedBytes = writes.bytes;
+    }
+    for (let start = 0; start < batch.length; start += MAX_BATCH) {
+      const part = batch.slice(start, start + MAX_BATCH);
+      writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
+      writes.nextPosition += part.length;
+    }
+    if (writes.bytes >= Math.max(MIN_COMPACTION_BYTES, writes.compactedBytes * 2)) await this.#compact(writes);
+  }
+
+  /** Inserts `updates` at positions `first`...; resolves with their JSON length. */
+  async #insert(
+    db: pg.Pool | pg.PoolClient,
+    sessionId: string,
+    first: number,
+    updates: SessionUpdate[],
+  ): Promise<number> {
+    const bodies = updates.map((u) => JSON.stringify(u));
+    await db.query(
+      `INSERT INTO acp_kit_session_updates (session_id, position, body)
+       SELECT $1, $2::bigint + t.ord - 1, t.body FROM unnest($3::json[]) WITH ORDINALITY AS t(body, ord)`,
+      [sessionId, first, bodies],
+    );
+    return bodies.reduce((n, body) => n + body.length, 0);
+  }
+
+  async #rows(db: pg.Pool | pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
+    const { rows } = await db.query<{ body: SessionUpdate }>(
+      "SELECT body FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
+      [sessionId],
+    );
+    return rows.map((r) => r.body);
+  }
+
+  /** Replaces the session's rows with its folded history, atomically. */
+  async #compact(writes: SessionWrites): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      const compacted = compactHistory(await this.#rows(client, writes.sessionId));
+      await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
+      let bytes = 0;
+      for (let start = 0; start < compacted.length; start += MAX_BATCH)
+        bytes += await this.#insert(client, writes.sessionId, start + 1, compacted.slice(start, start + MAX_BATCH));
+      await client.query("COMMIT");
+      writes.nextPosition = compacted.length + 1;
+      writes.bytes = bytes;
+      writes.compactedBytes = bytes;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function toSessionInfo(row: ListRow): SessionInfo {
+  const info: SessionInfo = { sessionId: row.session_id, cwd: row.cwd };
+  if (Array.isArray(row.dirs) && row.dirs.length > 0) info.additionalDirectories = row.dirs;
+  if (row.title !== null) info.title = row.title;
+  if (row.updated_at !== null) info.updatedAt = row.updated_at;
+  return info;
+}

@@ -1,0 +1,23 @@
+// @acp-kit/testkit: fake ACP peers for tests and conformance checks.
+
+export { type ClientScriptOptions, type ClientStep, runClientScript } from "./client-script.js";
+export { lineDiff, Normalizer } from "./normalize.js";
+export { type ReplayOptions, type ReplayResult, replayTranscript } from "./replay.js";
+export { type AgentScript, type AgentStep, agentText, type Bindings, bind, v2Turn } from "./scenario.js";
+export { ScriptedAgent, type ScriptedAgentOptions, scriptedAgent } from "./scripted-agent.js";
+export {
+  type PermissionOption,
+  type PermissionPolicy,
+  type PromptCall,
+  ScriptedClient,
+  type ScriptedClientOptions,
+} from "./scripted-client.js";
+export {
+  asMessage,
+  describeEntry,
+  is,
+  type LooseMessage,
+  type WaitOptions,
+  type WireEntry,
+  WireLog,
+} from "./wire-log.js";
