@@ -50,8 +50,9 @@ export interface ListSessionsPage {
 
 /**
  * Where an agent keeps its sessions: their records and the history a `session/resume` replays.
- * Every method may return a promise. The default is {@link InMemorySessionStore}; implement
- * this interface to persist sessions (a file, a database) so they survive a restart.
+ * Every method may return a promise. The default is
+ * {@link @acp-kit/agent!InMemorySessionStore}; implement this interface to persist sessions (a
+ * file, a database) so they survive a restart.
  *
  * @example
  * ```ts

@@ -18,6 +18,16 @@ interface Run {
   /** Which output `expect` reads: stdout unless said. */
   stream?: "stdout" | "stderr";
   exitCode?: number;
+  /** Needs PostgreSQL: runs with `DATABASE_URL` set to `ACP_KIT_PG_URL`. */
+  postgres?: boolean;
+}
+
+// `.ci/run` starts a throwaway PostgreSQL (.ci/postgres.sh) and exports its URL.
+const PG_URL = process.env.ACP_KIT_PG_URL;
+if (PG_URL === undefined && process.env.CI !== "true") {
+  process.stderr.write(
+    "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL README example is SKIPPED (source .ci/postgres.sh && start_test_postgres).\n\n",
+  );
 }
 
 // Each example file, as its README (or its own header comment) says to run it. Examples that
@@ -86,6 +96,40 @@ const runs: Run[] = [
     expect: /^tiny-agent speaks protocol version 2\n$/,
   },
   {
+    example: "packages/protocol/examples/transcript.ts",
+    argv: ["tsx", "packages/protocol/examples/transcript.ts"],
+    expect: /^client: initialize\nagent: result \(timed\)\n$/,
+  },
+  {
+    example: "packages/protocol/examples/tracing.ts",
+    argv: ["tsx", "packages/protocol/examples/tracing.ts"],
+    expect: /^agent: traceparent received\nspan: acp initialize \(CLIENT\)\n$/,
+  },
+  {
+    example: "packages/testkit/examples/cancel-scenario.ts",
+    argv: ["tsx", "packages/testkit/examples/cancel-scenario.ts"],
+    expect:
+      /session\/request_permission \(id 0\)[\s\S]*client→agent session\/cancel[\s\S]*\{"outcome":\{"outcome":"cancelled"\}\}[\s\S]*"stopReason":"cancelled"\}\n$/,
+  },
+  {
+    example: "packages/session-store-file/examples/durable-agent.ts",
+    argv: ["tsx", "packages/session-store-file/examples/durable-agent.ts"],
+    expect: /^user: remember me\nagent: You said: remember me\n$/,
+  },
+  {
+    example: "packages/session-store-postgres/examples/fleet.ts",
+    argv: ["tsx", "packages/session-store-postgres/examples/fleet.ts"],
+    expect: /^user: hello\nagent: a heard: hello\nuser: again\nagent: b heard: again\n$/,
+    postgres: true,
+  },
+  {
+    example: "packages/session-store-postgres/examples/fleet.ts",
+    argv: ["tsx", "packages/session-store-postgres/examples/fleet.ts"], // no DATABASE_URL
+    expect: /^usage: DATABASE_URL=postgres:/,
+    stream: "stderr",
+    exitCode: 2,
+  },
+  {
     example: "packages/transport-stdio/examples/spawn.ts",
     argv: ["tsx", "packages/transport-stdio/examples/spawn.ts"],
     expect: /^pong\nagent exited with \{ code: 0, signal: null \}\n$/,
@@ -116,7 +160,10 @@ const startedBy: Record<string, string> = {
   "packages/transport-stdio/examples/agent-process.ts": "packages/transport-stdio/examples/spawn.ts",
 };
 
-function execute(argv: string[]): { code: number | null; stdout: string; stderr: string } {
+function execute(
+  argv: string[],
+  extraEnv: Record<string, string> = {},
+): { code: number | null; stdout: string; stderr: string } {
   const [command, ...args] = argv;
   const binary = command === "tsx" ? tsx : command === "node" ? process.execPath : command!;
   const r = spawnSync(binary, args, {
@@ -124,10 +171,15 @@ function execute(argv: string[]): { code: number | null; stdout: string; stderr:
     encoding: "utf8",
     timeout: 60_000,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_ENV: "development", NO_COLOR: "1" },
+    env: { ...withoutDatabaseUrl(process.env), NODE_ENV: "development", NO_COLOR: "1", ...extraEnv },
   });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _, ...rest } = env;
+  return rest;
 }
 
 describe("README code examples", () => {
@@ -165,8 +217,11 @@ describe("README code examples", () => {
   });
 
   for (const run of runs) {
-    it(`${run.argv.join(" ")}`, () => {
-      const { code, stdout, stderr } = execute(run.argv);
+    const name = `${run.postgres ? "DATABASE_URL=… " : ""}${run.argv.join(" ")}`;
+    it.skipIf(run.postgres === true && PG_URL === undefined && process.env.CI !== "true")(name, () => {
+      if (run.postgres && PG_URL === undefined)
+        throw new Error("CI=true but ACP_KIT_PG_URL is not set: .ci/run must start PostgreSQL (see .ci/postgres.sh)");
+      const { code, stdout, stderr } = execute(run.argv, run.postgres && PG_URL ? { DATABASE_URL: PG_URL } : {});
       expect(run.stream === "stderr" ? stderr : stdout, stderr).toMatch(run.expect);
       expect(code, stderr).toBe(run.exitCode ?? 0);
     });
