@@ -5,10 +5,13 @@ import { gzipSync } from "node:zlib";
 import { build, type Rollup } from "vite";
 
 export interface AppBundle {
+  /** What the page loads up front: the entry chunk and the chunks it imports statically. */
   bytes: number;
   gzipBytes: number;
-  /** Bundled modules (paths relative to the repo's packages/ folder) with their rendered size. */
+  /** Their modules (paths relative to the repo's packages/ folder) with their rendered size. */
   modules: Map<string, number>;
+  /** Chunks loaded on demand (dynamic `import()`), e.g. the v1 adapter on a v1 agent's answer. */
+  lazy: { gzipBytes: number; modules: Map<string, number> };
 }
 
 const here = join(import.meta.dirname, "..");
@@ -40,14 +43,28 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
   const chunks = (Array.isArray(output) ? output : [output as Rollup.RollupOutput])
     .flatMap((o) => o.output)
     .filter((c): c is Rollup.OutputChunk => c.type === "chunk");
-  const code = chunks.map((c) => c.code).join("");
-  const modules = new Map<string, number>();
-  for (const chunk of chunks) {
-    for (const [id, info] of Object.entries(chunk.modules)) {
-      modules.set(id.replace(/^.*\/packages\//, ""), info.renderedLength);
+  // The entry and its static imports load with the page; the rest only on a dynamic import().
+  const byName = new Map(chunks.map((c) => [c.fileName, c]));
+  const initial = new Set<Rollup.OutputChunk>();
+  const visit = (chunk: Rollup.OutputChunk | undefined) => {
+    if (chunk === undefined || initial.has(chunk)) return;
+    initial.add(chunk);
+    for (const name of chunk.imports) visit(byName.get(name));
+  };
+  for (const chunk of chunks) if (chunk.isEntry) visit(chunk);
+  const measure = (group: Rollup.OutputChunk[]) => {
+    const code = group.map((c) => c.code).join("");
+    const modules = new Map<string, number>();
+    for (const chunk of group) {
+      for (const [id, info] of Object.entries(chunk.modules)) {
+        modules.set(id.replace(/^.*\/packages\//, ""), info.renderedLength);
+      }
     }
-  }
-  return { bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code).length, modules };
+    return { bytes: Buffer.byteLength(code), gzipBytes: code.length === 0 ? 0 : gzipSync(code).length, modules };
+  };
+  const up = measure([...initial]);
+  const lazy = measure(chunks.filter((c) => !initial.has(c)));
+  return { ...up, lazy: { gzipBytes: lazy.gzipBytes, modules: lazy.modules } };
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
