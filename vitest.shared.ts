@@ -8,6 +8,7 @@ import { defineConfig, type TestUserConfig, type ViteUserConfig } from "vitest/c
 const repoRoot = import.meta.dirname;
 
 interface ExportEntry {
+  default?: string;
   import?: string;
 }
 
@@ -20,13 +21,22 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
     const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as {
       name: string;
       exports: Record<string, ExportEntry | string>;
+      imports?: Record<string, ExportEntry | string>;
     };
     for (const [subpath, entry] of Object.entries(pkg.exports)) {
-      if (typeof entry === "string" || !entry.import) continue;
-      const source = entry.import.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+      const target = typeof entry === "string" ? undefined : (entry.default ?? entry.import);
+      if (!target) continue;
+      const source = target.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
       const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
       const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
       aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(dir, name, source) });
+    }
+    // Subpath imports (`#name`) too, by their default target.
+    for (const [specifier, entry] of Object.entries(pkg.imports ?? {})) {
+      const target = typeof entry === "string" ? entry : entry.default;
+      if (!target) continue;
+      const source = target.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+      aliases.push({ find: new RegExp(`^${specifier}$`), replacement: resolve(dir, name, source) });
     }
   }
   return aliases;

@@ -2,9 +2,11 @@
 // The README's two commands land here: `npm run demo` and `npm test`.
 // Each one provisions what it needs on first use (pnpm at the pinned version, the
 // workspace's dependencies), so a fresh clone on a machine with only Node and npm works.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { stripVTControlCharacters } from "node:util";
 
 const root = join(import.meta.dirname, "..");
 const pinned = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.split("@")[1];
@@ -45,6 +47,33 @@ function ensurePnpm() {
   return local;
 }
 
+/** Like `run`, but drops output lines matching `noise` (the child still sees a terminal's colors). */
+async function runFiltered(cmd, args, noise, opts = {}) {
+  const child = spawn(cmd, args, {
+    cwd: root,
+    stdio: ["inherit", "pipe", "pipe"],
+    ...opts,
+    env: { ...opts.env, ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}) },
+  });
+  const pump = (from, to) =>
+    new Promise((resolve) => {
+      const lines = createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on("line", (line) => {
+        if (!noise.some((re) => re.test(stripVTControlCharacters(line)))) to.write(`${line}\n`);
+      });
+      lines.on("close", resolve);
+    });
+  const [code] = await Promise.all([
+    new Promise((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (status) => resolve(status ?? 1));
+    }),
+    pump(child.stdout, process.stdout),
+    pump(child.stderr, process.stderr),
+  ]);
+  return code;
+}
+
 /** Each workspace project's `.test-results` folder, where vitest writes its JSON report. */
 function* reportDirs() {
   for (const group of ["packages", "apps", "tools"]) {
@@ -79,16 +108,61 @@ const task = process.argv[2];
 const pnpm = ensurePnpm();
 // turbo (and nested `pnpm` calls in scripts) look pnpm up on PATH: put the private copy first.
 const pathWithPnpm = pnpm === "pnpm" ? process.env.PATH : `${dirname(pnpm)}${delimiter}${process.env.PATH ?? ""}`;
-const env = { ...process.env, PATH: pathWithPnpm, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" };
+const env = {
+  ...process.env,
+  PATH: pathWithPnpm,
+  TURBO_TELEMETRY_DISABLED: "1",
+  TURBO_NO_UPDATE_NOTIFIER: "1",
+  // pnpm's "update available" notice (with its `curl … | sh` line) is noise here: the version is pinned.
+  pnpm_config_update_notifier: "false",
+  npm_config_update_notifier: "false",
+};
 must(pnpm, ["install", "--frozen-lockfile", "--reporter=append-only"], { env });
+
+/** What vitest prints once per package that runs type tests; it says nothing about this project. */
+// turbo prefixes each line with the task (`@acp-kit/client:test: `).
+const VITEST_TYPECHECK_NOTICE = [
+  /^(?:\S+: )?Testing types with tsc and vue-tsc is an experimental feature\.$/,
+  /^(?:\S+: )?Breaking changes might not follow SemVer, please pin Vitest's version when using it\.$/,
+];
+
+/** The browser test in @acp-kit/transport-ws needs Chromium; say so up front when it will be skipped. */
+function chromiumNote() {
+  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (existsSync(path)) return undefined;
+  return process.env.CI
+    ? `Chromium not found at ${path}: the browser test in @acp-kit/transport-ws will fail (CI must install it; see .ci/run)`
+    : `Chromium not found at ${path}: the browser test in @acp-kit/transport-ws is skipped (install chromium or set CHROMIUM_PATH)`;
+}
 
 if (task === "test") {
   clearReports();
-  must(pnpm, ["exec", "biome", "check", "."], { env });
+  // Lint: one line when clean (warnings and infos: `pnpm lint`); the full report when not.
+  const lint = spawnSync(pnpm, ["exec", "biome", "check", ".", "--diagnostic-level=error", "--reporter=summary"], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+  });
+  if (lint.status !== 0) must(pnpm, ["exec", "biome", "check", "."], { env });
+  console.log("✓ lint (biome: no errors; `pnpm lint` shows warnings too)");
+  must(process.execPath, [join(root, "scripts", "package-conventions.mjs"), "--check"], { env });
+  console.log("✓ package manifests follow scripts/package-conventions.mjs");
   must(pnpm, ["run", "codegen", "--check"], { env });
-  const code = run(pnpm, ["exec", "turbo", "run", "typecheck", "test", "--concurrency=2", "--continue"], { env });
+  const note = chromiumNote();
+  if (note) console.log(`! ${note}`);
+  const code = await runFiltered(
+    pnpm,
+    ["exec", "turbo", "run", "typecheck", "test", "--concurrency=2", "--continue"],
+    VITEST_TYPECHECK_NOTICE,
+    { env },
+  );
+  // The API reference must build without a warning (typedoc.json: treatWarningsAsErrors).
+  const docs = run(pnpm, ["run", "--silent", "docs", "--logLevel", "Warn"], { env });
+  if (docs === 0) console.log("✓ API reference (TypeDoc, 0 warnings) in docs/api/");
+  else console.error("✗ API reference: TypeDoc reported warnings or errors (pnpm run docs)");
+  if (note) console.log(`\n! ${note}`);
   const failed = summarizeTests();
-  process.exit(code !== 0 ? code : failed > 0 ? 1 : 0);
+  process.exit(code !== 0 ? code : docs !== 0 ? docs : failed > 0 ? 1 : 0);
 } else if (task === "demo") {
   must(pnpm, ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { env });
   must(pnpm, ["--filter", "@acp-kit/sample-client", "run", "demo"], { env });

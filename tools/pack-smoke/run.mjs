@@ -5,12 +5,14 @@
 //    ranges rewritten, only the `files` allow-list shipped).
 // 2. publint and @arethetypeswrong/cli on each tarball (errors and warnings fail; attw with the
 //    esm-only profile, since the packages are ESM only by design).
-// 3. A fresh npm project installs the five tarballs together (their third-party dependencies come
-//    from the registry, as for a user). The @acp-kit scope points at a dead registry and any request
+// 3. A fresh npm project installs the tarballs (every public package and the sample client)
+//    together (their third-party dependencies come from the registry, as for a user). The @acp-kit scope points at a dead registry and any request
 //    to it fails the check, so nothing can silently come from a published version; the lockfile is
 //    then checked for exactly one copy of each package, each from its tarball.
-// 4. Runs fixture/consumer.mjs there (every entry point imported, one real prompt turn) and
-//    type-checks fixture/*.ts with the repo's tsc against the installed declarations.
+// 4. Runs fixture/consumer.mjs there (every entry point imported, one real prompt turn, a turn
+//    kept in a file session store), require()s every entry point (fixture/consumer.cjs), runs the
+//    published bins, and type-checks fixture/*.ts with the repo's tsc against the installed
+//    declarations.
 //
 // Expects the packages to be built (turbo runs this `test` task after their `build`).
 // Every temporary directory is removed on exit, also on failure or Ctrl-C.
@@ -22,7 +24,19 @@ import { dirname, join, resolve } from "node:path";
 
 const here = import.meta.dirname;
 const root = resolve(here, "../..");
-const PACKAGES = ["protocol", "agent", "client", "transport-stdio", "transport-ws"];
+const PACKAGES = [
+  "protocol",
+  "agent",
+  "client",
+  "transport-stdio",
+  "transport-ws",
+  "session-store-file",
+  "session-store-postgres",
+  "testkit",
+  "cli",
+];
+/** Publishable apps, packed and installed with the packages (their bins must run with npx). */
+const APPS = ["sample-client"];
 /** The dead address the @acp-kit scope resolves to during the install (port 9: discard). */
 const DEAD_REGISTRY = "http://127.0.0.1:9/";
 
@@ -85,8 +99,7 @@ try {
   mkdirSync(tarballDir);
   mkdirSync(project);
 
-  for (const dir of PACKAGES) {
-    const pkgDir = join(root, "packages", dir);
+  for (const pkgDir of [...PACKAGES.map((d) => join(root, "packages", d)), ...APPS.map((d) => join(root, "apps", d))]) {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     await check(`pack ${manifest.name}`, () => {
       if (!existsSync(join(pkgDir, "dist"))) {
@@ -145,9 +158,13 @@ try {
     }
   }
 
-  const installed = await check("npm install of the five tarballs", () => {
-    if (tarballs.size !== PACKAGES.length) throw new Error("not every package was packed");
+  const installed = await check("npm install of the tarballs", () => {
+    if (tarballs.size !== PACKAGES.length + APPS.length) throw new Error("not every package was packed");
     const typesNode = JSON.parse(readFileSync(repoRequire.resolve("@types/node/package.json"), "utf8")).version;
+    // The PostgreSQL store's declarations use pg's types: a TypeScript user installs @types/pg (its optional peer).
+    const typesPg = JSON.parse(
+      readFileSync(join(root, "packages/session-store-postgres/node_modules/@types/pg/package.json"), "utf8"),
+    ).version;
     const dependencies = Object.fromEntries([...tarballs].map(([name, tarball]) => [name, `file:${tarball}`]));
     // The packed packages depend on each other by version (`^0.0.0`): without the overrides npm
     // asks the registry for @acp-kit/protocol before settling on the local tarball.
@@ -155,7 +172,7 @@ try {
     const manifest = { name: "pack-smoke-consumer", private: true, type: "module", dependencies, overrides };
     writeFileSync(
       join(project, "package.json"),
-      `${JSON.stringify({ ...manifest, devDependencies: { "@types/node": typesNode } }, null, 2)}\n`,
+      `${JSON.stringify({ ...manifest, devDependencies: { "@types/node": typesNode, "@types/pg": typesPg } }, null, 2)}\n`,
     );
     const log = exec(
       "npm",
@@ -198,6 +215,17 @@ try {
     await check("import every entry point and run a prompt turn (node)", () =>
       exec(process.execPath, ["consumer.mjs"], { cwd: project, timeoutMs: 30_000 }),
     );
+    await check("require() every entry point from CommonJS (node)", () =>
+      exec(process.execPath, ["consumer.cjs"], { cwd: project, timeoutMs: 30_000 }),
+    );
+    await check("npx acp-sample-client --help (the published bin)", () => {
+      const help = exec("npx", ["--no-install", "acp-sample-client", "--help"], { cwd: project, timeoutMs: 30_000 });
+      if (!help.includes("Usage: acp-sample-client")) throw new Error(`unexpected --help output:\n${help}`);
+    });
+    await check("npx acp-kit --help (the CLI's bin)", () => {
+      const help = exec("npx", ["--no-install", "acp-kit", "--help"], { cwd: project, timeoutMs: 30_000 });
+      if (!/^Usage:\s+acp-kit check agent/m.test(help)) throw new Error(`unexpected --help output:\n${help}`);
+    });
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     await check("tsc: Node consumer (NodeNext, strict, skipLibCheck false)", () => {
       exec(process.execPath, [tsc, "-p", "tsconfig.node.json"], { cwd: project });

@@ -1,5 +1,7 @@
 /** Command-line arguments of `acp-sample-agent` (pure: no process access, unit-tested). */
+import type { ParseArgsConfig } from "node:util";
 import type { SampleMode, SampleModel } from "./config.js";
+import { parseCliArgs } from "./parse-cli-args.js";
 
 export interface AgentCliOptions {
   /** Serve WebSocket on this address instead of stdio. */
@@ -47,67 +49,54 @@ export function parseListenAddress(value: string): { host: string; port: number 
   return { host, port };
 }
 
+const OPTIONS = {
+  ws: { type: "string" },
+  token: { type: "string" },
+  mode: { type: "string" },
+  model: { type: "string" },
+  pace: { type: "string" },
+  "data-dir": { type: "string" },
+  postgres: { type: "string" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+const MODES: readonly SampleMode[] = ["ask", "auto"];
+const MODELS: readonly SampleModel[] = ["plain", "pirate"];
+
 export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
-  const options: AgentCliOptions = { verbose: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const [flag, inline] =
-      arg.startsWith("--") && arg.includes("=")
-        ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
-        : [arg, undefined];
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[++i];
-      if (next === undefined) throw new Error(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case "--ws":
-        options.ws = parseListenAddress(value());
-        break;
-      case "--token":
-        options.token = value();
-        if (options.token.length === 0) throw new Error("--token must not be empty");
-        break;
-      case "--mode": {
-        const mode = value();
-        if (mode !== "ask" && mode !== "auto") throw new Error(`--mode expects ask or auto, got "${mode}"`);
-        options.mode = mode;
-        break;
-      }
-      case "--model": {
-        const model = value();
-        if (model !== "plain" && model !== "pirate") throw new Error(`--model expects plain or pirate, got "${model}"`);
-        options.model = model;
-        break;
-      }
-      case "--pace": {
-        const pace = Number(value());
-        if (!Number.isFinite(pace) || pace < 0) throw new Error("--pace expects a number of milliseconds ≥ 0");
-        options.paceMs = pace;
-        break;
-      }
-      case "--data-dir":
-        options.dataDir = value();
-        if (options.dataDir.length === 0) throw new Error("--data-dir needs a directory");
-        break;
-      case "--postgres":
-        options.postgres = value();
-        if (!/^postgres(ql)?:\/\//.test(options.postgres)) throw new Error("--postgres expects a postgres:// URL");
-        break;
-      case "--verbose":
-        options.verbose = true;
-        break;
-      case "-h":
-      case "--help":
-        options.help = true;
-        break;
-      default:
-        throw new Error(`Unknown argument "${arg}"`);
-    }
+  const { values, positionals } = parseCliArgs(argv, OPTIONS, "see --help");
+  if (positionals.length > 0) throw new Error(`Unknown argument "${positionals[0]}"`);
+  const options: AgentCliOptions = { verbose: values.verbose ?? false, help: values.help ?? false };
+  if (values.ws !== undefined) options.ws = parseListenAddress(values.ws);
+  if (values.token !== undefined) {
+    if (values.token.length === 0) throw new Error("--token must not be empty");
+    options.token = values.token;
+  }
+  if (values.mode !== undefined) options.mode = oneOf("--mode", values.mode, MODES);
+  if (values.model !== undefined) options.model = oneOf("--model", values.model, MODELS);
+  if (values.pace !== undefined) {
+    const pace = Number(values.pace);
+    if (values.pace.trim() === "" || !Number.isFinite(pace) || pace < 0)
+      throw new Error("--pace expects a number of milliseconds ≥ 0");
+    options.paceMs = pace;
+  }
+  if (values["data-dir"] !== undefined) {
+    if (values["data-dir"].length === 0) throw new Error("--data-dir needs a directory");
+    options.dataDir = values["data-dir"];
+  }
+  if (values.postgres !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(values.postgres)) throw new Error("--postgres expects a postgres:// URL");
+    options.postgres = values.postgres;
   }
   if (options.dataDir !== undefined && options.postgres !== undefined)
     throw new Error("--data-dir and --postgres are alternatives: give one");
   if (options.token !== undefined && options.ws === undefined) throw new Error("--token only applies with --ws");
   return options;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new Error(`${flag} expects ${allowed.join(" or ")}, got "${value}"`);
+  return value as T;
 }

@@ -17,6 +17,7 @@ import {
 import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
+import { configValueFor } from "./config-value.js";
 import { Keyboard } from "./keyboard.js";
 import { LiveView } from "./live-view.js";
 import { automaticChoice, selected } from "./permission-policy.js";
@@ -33,6 +34,9 @@ export interface ClientIo {
 }
 
 export const CLIENT_INFO = { name: "acp-sample-client", title: "ACP Sample Client", version: "0.1.0" };
+
+/** At the prompt, a second Ctrl-C within this window exits. */
+const EXIT_WINDOW_MS = 2000;
 
 /** Exit status for a turn's stop reason (see the usage text). */
 export function exitCodeFor(stopReason: string | undefined): number {
@@ -161,6 +165,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       interrupt: () => signalInterrupt(),
       endOfInput: () => onEnd(),
       changed: () => renderer?.setInput(keyboard?.buffer ?? ""),
+      unexpectedKey: (count) => renderer?.note(`Press 1–${count} to answer (Ctrl-C cancels the turn).`),
     });
   }
 
@@ -176,6 +181,8 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       ),
     3000,
   );
+  // Shown in place (terminals only) until the agent answers `initialize`.
+  view.setLive([style.dim(`connecting to ${options.wsUrl ?? options.agentCommand?.command}…`)]);
   try {
     try {
       client = await connectToAgent(transport, {
@@ -186,6 +193,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       });
     } finally {
       clearTimeout(waitingNote);
+      view.clearLive();
     }
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
     const cwd = options.cwd ?? io.cwd;
@@ -222,15 +230,9 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   }
 }
 
-/** Sets a config option from its text form: `true`/`false` for boolean options, an id otherwise. */
+/** Sets a config option from its text form (checked against what the agent offers). */
 async function setConfig(session: ClientSession, configId: string, value: string): Promise<void> {
-  const option = session.store.getSnapshot().configOptions.find((o) => o.configId === configId);
-  if (option === undefined) throw new Error(`The agent has no config option "${configId}"`);
-  if (option.type === "boolean") {
-    if (value !== "true" && value !== "false")
-      throw new Error(`Config option "${configId}" is a boolean: use true or false`);
-    await session.setConfigOption(configId, value === "true");
-  } else await session.setConfigOption(configId, value);
+  await session.setConfigOption(configId, configValueFor(session.store.getSnapshot().configOptions, configId, value));
 }
 
 /**
@@ -251,7 +253,7 @@ async function runTurn(
   setInterrupt(() => {
     if (cancelling) return force();
     cancelling = true;
-    renderer.note("Cancelling… (ctrl-c again to quit)");
+    renderer.note("Cancelling… (press Ctrl-C again to stop waiting and quit)");
     void turn.cancel().catch(() => {});
   });
   try {
@@ -338,9 +340,9 @@ async function repl(
       return;
     }
     const now = Date.now();
-    if (now - lastInterrupt < 2000) return end();
+    if (now - lastInterrupt < EXIT_WINDOW_MS) return end();
     lastInterrupt = now;
-    renderer.note("Press ctrl-c again to exit (or ctrl-d).");
+    renderer.note(`Press Ctrl-C again within ${EXIT_WINDOW_MS / 1000} s to exit (or Ctrl-D, or :quit).`);
   });
   const agentWorks = new Set<ForegroundWork>();
   const agentWork = session.onForegroundWork((work) => {

@@ -54,3 +54,16 @@ describe("acp-sample-client arguments", () => {
     expect(parseClientArgs(["--help"]).help).toBe(true);
   });
 });
+
+describe("acp-sample-client arguments through node:util parseArgs", () => {
+  it("names the flag when a value is missing or an option is unknown", () => {
+    expect(() => parseClientArgs(["--prompt"])).toThrow("--prompt needs a value");
+    expect(() => parseClientArgs(["--frobnicate", "--", "a"])).toThrow('Unknown argument "--frobnicate"');
+    expect(() => parseClientArgs(["--json=yes", "--", "a"])).toThrow("--json");
+  });
+  it("accepts -y and -h, and refuses --color with --no-color", () => {
+    expect(parseClientArgs(["-y", "--", "a"]).permissions).toBe("allow");
+    expect(parseClientArgs(["-h"]).help).toBe(true);
+    expect(() => parseClientArgs(["--color", "--no-color", "--", "a"])).toThrow("exclude each other");
+  });
+});

@@ -1,4 +1,6 @@
 /** Command-line arguments of `acp-sample-client` (pure: no process access, unit-tested). */
+import type { ParseArgsConfig } from "node:util";
+import { parseCliArgs } from "./parse-cli-args.js";
 
 export type PermissionPolicy = "ask" | "allow" | "reject";
 
@@ -58,101 +60,85 @@ Exit status: 0 end_turn, 1 error (stop reason or connection), 2 bad arguments,
 3 other stop reasons (max_tokens, refusal, ...), 130 cancelled.
 `;
 
+const OPTIONS = {
+  prompt: { type: "string" },
+  ws: { type: "string" },
+  token: { type: "string" },
+  yes: { type: "boolean", short: "y" },
+  no: { type: "boolean" },
+  json: { type: "boolean" },
+  config: { type: "string", multiple: true },
+  resume: { type: "string" },
+  "resume-policy": { type: "string" },
+  cwd: { type: "string" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
 export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
-  const options: ClientCliOptions = { json: false, permissions: "ask", config: [], verbose: false, help: false };
-  let yes = false;
-  let no = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      const [command, ...args] = argv.slice(i + 1);
-      if (command === undefined || command.length === 0) throw new Error("expected an agent command after --");
-      options.agentCommand = { command, args };
-      break;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[++i];
-      if (next === undefined) throw new Error(`${flag} needs a value`);
-      return next;
-    };
-    switch (flag) {
-      case "--prompt":
-        options.prompt = value();
-        if (options.prompt.trim().length === 0) throw new Error("--prompt must not be empty");
-        break;
-      case "--ws": {
-        const url = value();
-        let parsed: URL;
-        try {
-          parsed = new URL(url);
-        } catch {
-          throw new Error(`--ws expects a URL, got "${url}"`);
-        }
-        if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
-          throw new Error(`--ws expects a ws:// or wss:// URL, got "${url}"`);
-        options.wsUrl = url;
-        break;
-      }
-      case "--token":
-        options.token = value();
-        break;
-      case "--yes":
-      case "-y":
-        yes = true;
-        break;
-      case "--no":
-        no = true;
-        break;
-      case "--json":
-        options.json = true;
-        break;
-      case "--config": {
-        const pair = value();
-        const at = pair.indexOf("=");
-        if (at <= 0) throw new Error(`--config expects ID=VALUE, got "${pair}"`);
-        options.config.push({ configId: pair.slice(0, at), value: pair.slice(at + 1) });
-        break;
-      }
-      case "--resume":
-        options.resume = value();
-        if (options.resume.length === 0) throw new Error("--resume needs a session id");
-        break;
-      case "--resume-policy": {
-        const policy = value();
-        if (policy !== "off" && policy !== "auto" && policy !== "required")
-          throw new Error(`--resume-policy expects auto, required or off, got "${policy}"`);
-        options.resumePolicy = policy;
-        break;
-      }
-      case "--cwd":
-        options.cwd = value();
-        break;
-      case "--color":
-        options.color = true;
-        break;
-      case "--no-color":
-        options.color = false;
-        break;
-      case "--verbose":
-        options.verbose = true;
-        break;
-      case "-h":
-      case "--help":
-        options.help = true;
-        break;
-      default:
-        throw new Error(`Unknown argument "${arg}" (put the agent command after --)`);
-    }
+  // Everything after `--` is the agent command with its own flags: parseArgs never sees it.
+  const terminator = argv.indexOf("--");
+  const own = terminator === -1 ? argv : argv.slice(0, terminator);
+  const { values, positionals } = parseCliArgs(own, OPTIONS, "put the agent command after --");
+  if (positionals.length > 0) throw new Error(`Unknown argument "${positionals[0]}" (put the agent command after --)`);
+
+  const options: ClientCliOptions = {
+    json: values.json ?? false,
+    permissions: "ask",
+    config: [],
+    verbose: values.verbose ?? false,
+    help: values.help ?? false,
+  };
+  if (terminator !== -1) {
+    const [command, ...args] = argv.slice(terminator + 1);
+    if (command === undefined || command.length === 0) throw new Error("expected an agent command after --");
+    options.agentCommand = { command, args };
   }
-  if (yes && no) throw new Error("--yes and --no exclude each other");
-  options.permissions = yes ? "allow" : no ? "reject" : "ask";
+  if (values.prompt !== undefined) {
+    if (values.prompt.trim().length === 0) throw new Error("--prompt must not be empty");
+    options.prompt = values.prompt;
+  }
+  if (values.ws !== undefined) options.wsUrl = checkWsUrl(values.ws);
+  if (values.token !== undefined) options.token = values.token;
+  for (const pair of values.config ?? []) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new Error(`--config expects ID=VALUE, got "${pair}"`);
+    options.config.push({ configId: pair.slice(0, at), value: pair.slice(at + 1) });
+  }
+  if (values.resume !== undefined) {
+    if (values.resume.length === 0) throw new Error("--resume needs a session id");
+    options.resume = values.resume;
+  }
+  if (values["resume-policy"] !== undefined) {
+    const policy = values["resume-policy"];
+    if (policy !== "off" && policy !== "auto" && policy !== "required")
+      throw new Error(`--resume-policy expects auto, required or off, got "${policy}"`);
+    options.resumePolicy = policy;
+  }
+  if (values.cwd !== undefined) options.cwd = values.cwd;
+  if (values.color && values["no-color"]) throw new Error("--color and --no-color exclude each other");
+  if (values.color) options.color = true;
+  if (values["no-color"]) options.color = false;
+
+  if (values.yes && values.no) throw new Error("--yes and --no exclude each other");
+  options.permissions = values.yes ? "allow" : values.no ? "reject" : "ask";
   if (options.help) return options;
   if (options.agentCommand && options.wsUrl) throw new Error("give either --ws URL or -- <agent command>, not both");
   if (!options.agentCommand && !options.wsUrl) throw new Error("missing agent: give -- <agent command> or --ws URL");
   if (options.token !== undefined && !options.wsUrl) throw new Error("--token only applies with --ws");
   return options;
+}
+
+function checkWsUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`--ws expects a URL, got "${url}"`);
+  }
+  if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
+    throw new Error(`--ws expects a ws:// or wss:// URL, got "${url}"`);
+  return url;
 }

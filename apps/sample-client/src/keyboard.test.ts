@@ -64,3 +64,28 @@ describe("Keyboard", () => {
     expect(input.raw).toEqual([true, false]);
   });
 });
+
+describe("keyboard hint at a choice", () => {
+  it("reports the first key that answers nothing, once per choice", async () => {
+    const input = fakeTty();
+    const hints: number[] = [];
+    const keyboard = new Keyboard(input, {
+      line: () => {},
+      interrupt: () => {},
+      endOfInput: () => {},
+      changed: () => {},
+      unexpectedKey: (count) => hints.push(count),
+    });
+    const type = (text: string) => (input as unknown as PassThrough).write(text);
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    const chosen = keyboard.choose(2, new AbortController().signal);
+    type("x");
+    await tick();
+    type("9");
+    await tick();
+    expect(hints).toEqual([2]);
+    type("2");
+    expect(await chosen).toBe(1);
+    keyboard.close();
+  });
+});

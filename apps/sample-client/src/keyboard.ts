@@ -5,6 +5,7 @@
  */
 import { emitKeypressEvents } from "node:readline";
 import type { ReadStream } from "node:tty";
+import { graphemes } from "./text-width.js";
 
 export interface KeyboardHandlers {
   /** Enter was pressed with this text (line mode). */
@@ -14,6 +15,8 @@ export interface KeyboardHandlers {
   endOfInput(): void;
   /** The line being edited changed (to redraw it). */
   changed(): void;
+  /** A key that answers nothing was pressed at a choice of `count` (called once per choice). */
+  unexpectedKey?(count: number): void;
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
@@ -30,7 +33,7 @@ export class Keyboard {
   readonly #input: ReadStream;
   readonly #handlers: KeyboardHandlers;
   #buffer = "";
-  #choice: { count: number; resolve(index: number | undefined): void } | undefined;
+  #choice: { count: number; hinted?: boolean; resolve(index: number | undefined): void } | undefined;
   readonly #onKeypress = (text: string | undefined, key: Key | undefined) => this.#handle(text, key);
 
   constructor(input: ReadStream, handlers: KeyboardHandlers) {
@@ -87,6 +90,9 @@ export class Keyboard {
       if (digit >= 1 && digit <= choice.count) {
         this.#choice = undefined;
         choice.resolve(digit - 1);
+      } else if (!choice.hinted) {
+        choice.hinted = true;
+        this.#handlers.unexpectedKey?.(choice.count);
       }
       return;
     }
@@ -102,7 +108,7 @@ export class Keyboard {
       return;
     }
     if (key?.name === "backspace") {
-      this.#buffer = [...this.#buffer].slice(0, -1).join("");
+      this.#buffer = graphemes(this.#buffer).slice(0, -1).join(""); // a whole emoji or accented letter
       this.#handlers.changed();
       return;
     }

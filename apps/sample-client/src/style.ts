@@ -1,4 +1,6 @@
 /** ANSI styling that can be switched off, and measuring what a styled line occupies. */
+import { stripVTControlCharacters } from "node:util";
+import { rowsAt } from "./text-width.js";
 
 export interface Style {
   bold(text: string): string;
@@ -40,16 +42,12 @@ export const PLAIN: Style = {
   cyan: identity,
 };
 
-// CSI sequences, OSC sequences (BEL or ST terminated), and other two-byte escapes.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point.
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]/g;
-
+/** The text without terminal escape sequences (CSI, OSC, ...), as Node's util strips them. */
 export function stripAnsi(text: string): string {
-  return text.replace(ESCAPES, "");
+  return stripVTControlCharacters(text);
 }
 
 /** Terminal rows a line takes at `width` columns (one per started row; 1 for an empty line). */
 export function rowsOf(line: string, width: number): number {
-  const length = [...stripAnsi(line)].length;
-  return Math.max(1, Math.ceil(length / Math.max(1, width)));
+  return rowsAt(stripAnsi(line), width);
 }

@@ -31,6 +31,31 @@ export interface ConfigChange {
   value: string | boolean;
 }
 
+/**
+ * What {@link defineAgent} needs: `info` and a `prompt` handler; everything else is optional
+ * (capabilities, auth, a session store, config options, session hooks, extension methods).
+ *
+ * @example
+ * ```ts
+ * import { type AgentDefinition, defineAgent, InMemorySessionStore } from "@acp-kit/agent";
+ *
+ * const definition: AgentDefinition = {
+ *   info: { name: "planner", title: "Planner", version: "0.1.0" },
+ *   capabilities: { session: { prompt: { image: {} } } },
+ *   sessionStore: new InMemorySessionStore(), // or one that persists
+ *   configOptions: [
+ *     { type: "select", configId: "mode", name: "Mode", currentValue: "ask",
+ *       options: [{ value: "ask", name: "Ask" }, { value: "auto", name: "Auto" }] },
+ *   ],
+ *   async prompt(turn) {
+ *     const decision = await turn.requestPermission({ title: "Edit src/app.ts?" });
+ *     if (decision.granted) await turn.say("Edited.");
+ *     return "end_turn";
+ *   },
+ * };
+ * export const agent = defineAgent(definition);
+ * ```
+ */
 export interface AgentDefinition {
   /** Name, version and optional display title sent in the `initialize` response. */
   info: Implementation;

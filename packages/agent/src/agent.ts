@@ -12,7 +12,26 @@ import { InMemorySessionStore } from "./in-memory-session-store.js";
 import { defaultValidateOutgoing } from "./outgoing-check.js";
 import { LiveSessionCounter } from "./session-limits.js";
 
+/**
+ * An agent made by {@link defineAgent}: serve it on as many connections as you like, one
+ * `serve(transport)` call per connection. Sessions live in the definition's `sessionStore`, so
+ * a client that reconnects (on any connection) can resume them.
+ *
+ * @example
+ * ```ts
+ * import { createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
+ *
+ * const server = await createAcpWebSocketServer({
+ *   port: 8080,
+ *   onConnection: (transport) => {
+ *     const handle = agent.serve(transport);
+ *     void handle.closed.then((error) => error && console.error("connection ended:", error.message));
+ *   },
+ * });
+ * ```
+ */
 export interface Agent {
+  /** The definition this agent was made from. */
   readonly definition: AgentDefinition;
   /** The capabilities sent in `initialize` (the definition's, or the `{ session: {} }` default). */
   readonly capabilities: AgentCapabilities;
@@ -22,6 +41,28 @@ export interface Agent {
 
 const DEFAULT_CAPABILITIES: AgentCapabilities = { session: {} };
 
+/**
+ * Defines an ACP v2 agent. You write what a turn does in `prompt(turn)`; the turn engine does
+ * what the protocol requires (inserting and echoing the user message, the `messageId` answer,
+ * `running` / `requires_action` / one `idle` with the stop reason, cancellation, queueing,
+ * resume with replay, validation of what is sent). Throws `AgentDefinitionError` for a
+ * definition that cannot work (no `prompt`, no `info.name` / `info.version`, ...).
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from "@acp-kit/agent";
+ * import { stdioTransport } from "@acp-kit/transport-stdio";
+ *
+ * const agent = defineAgent({
+ *   info: { name: "shout", version: "1.0.0" },
+ *   async prompt(turn) {
+ *     await turn.say(turn.text.toUpperCase()); // one whole agent_message
+ *     return "end_turn";
+ *   },
+ * });
+ * agent.serve(stdioTransport());
+ * ```
+ */
 export function defineAgent(definition: AgentDefinition): Agent {
   if (typeof definition.prompt !== "function")
     throw new AgentDefinitionError("defineAgent: `prompt` handler is required");

@@ -1,4 +1,8 @@
-// @acp-kit/agent: build ACP v2 agents whose turn engine owns the prompt lifecycle.
+/**
+ * Build ACP v2 agents whose turn engine owns the prompt lifecycle.
+ *
+ * @module @acp-kit/agent
+ */
 
 export { isStopReason, type StopReason } from "@acp-kit/protocol";
 export { type Agent, defineAgent } from "./agent.js";

@@ -48,6 +48,26 @@ export interface ListSessionsPage {
   nextCursor?: string;
 }
 
+/**
+ * Where an agent keeps its sessions: their records and the history a `session/resume` replays.
+ * Every method may return a promise. The default is
+ * {@link @acp-kit/agent!InMemorySessionStore}; implement this interface to persist sessions (a
+ * file, a database) so they survive a restart.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent, InMemorySessionStore, type SessionStore } from "@acp-kit/agent";
+ *
+ * // Logs every recorded update, keeps everything in memory.
+ * class LoggingStore extends InMemorySessionStore implements SessionStore {
+ *   override appendUpdate(...args: Parameters<InMemorySessionStore["appendUpdate"]>) {
+ *     console.error("recorded", args[1].sessionUpdate);
+ *     return super.appendUpdate(...args);
+ *   }
+ * }
+ * const agent = defineAgent({ info, sessionStore: new LoggingStore(), prompt });
+ * ```
+ */
 export interface SessionStore {
   create(record: SessionRecord): void | Promise<void>;
   get(sessionId: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;

@@ -1,4 +1,9 @@
-// @acp-kit/cli as a library: the checks, the report, the inspector and the command line.
+/**
+ * The `acp-kit` command as a library: the conformance checks, the report, the inspector and the
+ * command line.
+ *
+ * @module @acp-kit/cli
+ */
 
 export { type AgentTarget, describeTarget, openAgent } from "./agent-target.js";
 export { parseArgs, USAGE, UsageError } from "./args.js";

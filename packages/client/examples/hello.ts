@@ -1,21 +1,32 @@
 // Spawns an ACP agent, sends one prompt, prints the streamed reply and the stop reason.
-// Usage: tsx examples/hello.ts <agent command> [args...]
-import { connectToAgent } from "@acp-kit/client";
+// Usage: tsx packages/client/examples/hello.ts <agent command> [args...]
+import { connectToAgent, selectPermissionOption } from "@acp-kit/client";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 
-const [command = "acp-sample-agent", ...args] = process.argv.slice(2);
-const agent = spawnAgent(command, args);
-const client = await connectToAgent(agent.transport, { info: { name: "hello-client", version: "1.0.0" } });
-const session = await client.newSession({ cwd: process.cwd() });
-
-const turn = session.prompt("Say hello in five words.");
-for await (const update of turn) {
-  if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
-    process.stdout.write(update.content.text);
-  }
+const [command, ...args] = process.argv.slice(2);
+if (!command) {
+  console.error("usage: tsx packages/client/examples/hello.ts <agent command> [args...]");
+  process.exit(2);
 }
-const { stopReason } = await turn.done;
-process.stdout.write(`\n[stop reason: ${stopReason ?? "not reported"}]\n`);
-
-await client.close();
-await agent.shutdown();
+const agent = spawnAgent(command, args, { stderr: "inherit" });
+try {
+  const client = await connectToAgent(agent.transport, {
+    info: { name: "hello-client", version: "1.0.0" },
+    handlers: { requestPermission: (request) => selectPermissionOption(request, "allow_once") },
+  });
+  const session = await client.newSession({ cwd: process.cwd() });
+  const turn = session.prompt("Say hello in five words.");
+  for await (const update of turn) {
+    if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
+      process.stdout.write(update.content.text);
+    }
+  }
+  const { stopReason } = await turn.done;
+  process.stdout.write(`\n[stop reason: ${stopReason ?? "not reported"}]\n`);
+  await client.close();
+} catch (error) {
+  console.error(`hello: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+} finally {
+  await agent.shutdown();
+}

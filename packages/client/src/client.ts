@@ -206,6 +206,20 @@ function checkExtMethod(method: string): void {
  * closed and the error thrown: the agent's `RequestError` (e.g. -32022), or a `ConnectionError`
  * of kind `protocol_violation` when the agent answered a protocol version this client cannot
  * speak (its `details` carry `answeredVersion` and `supportedVersions`).
+ *
+ * @example
+ * ```ts
+ * import { connectToAgent, selectPermissionOption } from "@acp-kit/client";
+ * import { spawnAgent } from "@acp-kit/transport-stdio";
+ *
+ * const agent = spawnAgent("my-agent", ["--acp"]);
+ * const client = await connectToAgent(agent.transport, {
+ *   info: { name: "my-editor", version: "1.0.0" },
+ *   handlers: { requestPermission: (request) => selectPermissionOption(request, "allow_once") },
+ * });
+ * const session = await client.newSession({ cwd: process.cwd() });
+ * const { stopReason } = await session.prompt("Fix the failing test").done;
+ * ```
  */
 export async function connectToAgent(transport: Transport, options: ConnectOptions): Promise<AcpClient> {
   // Asks for v2; switches the connection to v1 when the agent answers 1 (see v1/negotiation.ts).

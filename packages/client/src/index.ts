@@ -1,4 +1,8 @@
-// @acp-kit/client: typed ACP client, turn handles and the session store.
+/**
+ * Typed ACP client, turn handles and the session store.
+ *
+ * @module @acp-kit/client
+ */
 
 // The errors a caller meets most, re-exported so `instanceof` checks need no second import.
 export { ConnectionError, RequestError } from "@acp-kit/protocol";
@@ -16,6 +20,7 @@ export {
 export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
 export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export type { Logger } from "./logger.js";
+export { selectPermissionOption } from "./permission.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
 export {
   classifyResumeFailure,

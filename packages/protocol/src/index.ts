@@ -1,4 +1,8 @@
-// @acp-kit/protocol: everything both sides of an ACP connection share.
+/**
+ * Everything both sides of an ACP connection share.
+ *
+ * @module @acp-kit/protocol
+ */
 
 export * from "./acp/index.js";
 export * from "./generated/decoders.js";

@@ -1,4 +1,8 @@
-// @acp-kit/session-store-postgres: sessions for a fleet of @acp-kit/agent processes in PostgreSQL (Node only).
+/**
+ * Sessions for a fleet of `@acp-kit/agent` processes in PostgreSQL (Node only).
+ *
+ * @module @acp-kit/session-store-postgres
+ */
 
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from "./postgres-session-store.js";

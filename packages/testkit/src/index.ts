@@ -1,4 +1,9 @@
-// @acp-kit/testkit: fake ACP peers for tests and conformance checks.
+/**
+ * Fake ACP peers for tests and conformance checks: a scripted agent, a scripted client, a wire
+ * log and transcript replay.
+ *
+ * @module @acp-kit/testkit
+ */
 
 export { type ClientScriptOptions, type ClientStep, runClientScript } from "./client-script.js";
 export { lineDiff, Normalizer } from "./normalize.js";

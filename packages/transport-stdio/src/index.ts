@@ -1,4 +1,8 @@
-// @acp-kit/transport-stdio: ACP over NDJSON on Node byte streams.
+/**
+ * ACP over NDJSON on Node byte streams.
+ *
+ * @module @acp-kit/transport-stdio
+ */
 
 export { frameLine } from "./frame.js";
 export { DEFAULT_MAX_LINE_BYTES, NdjsonLineDecoder } from "./line-decoder.js";

@@ -79,6 +79,18 @@ const STDERR_DRAIN_AFTER_EXIT_MS = 250;
 /**
  * Spawn an agent (without a shell) and speak NDJSON over its stdin/stdout.
  *
+ * @example
+ * ```ts
+ * import { connectToAgent } from "@acp-kit/client";
+ * import { spawnAgent } from "@acp-kit/transport-stdio";
+ *
+ * const agent = spawnAgent("npx", ["my-acp-agent"], { cwd: "/path/to/project", stderr: "inherit" });
+ * const client = await connectToAgent(agent.transport, { info: { name: "my-editor", version: "1.0.0" } });
+ * // ...
+ * await client.close();
+ * const { code } = await agent.shutdown(); // closes stdin, then SIGTERM, then SIGKILL
+ * ```
+ *
  * The transport ends:
  * - cleanly (`sink.closed()`) after `transport.close()`: stdin is closed, then SIGTERM after
  *   `stdinGraceMs`, then SIGKILL after `termGraceMs`;

@@ -31,6 +31,16 @@ export interface StdioTransportOptions {
 /**
  * The agent's end of a stdio connection: reads the client's messages from `process.stdin`,
  * writes to `process.stdout`. Ends cleanly when stdin ends (the client closed it or exited).
+ * Stdout is guarded: a stray `console.log` goes to stderr instead of corrupting the stream.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from "@acp-kit/agent";
+ * import { stdioTransport } from "@acp-kit/transport-stdio";
+ *
+ * const agent = defineAgent({ info: { name: "echo", version: "1.0.0" }, prompt: async () => "end_turn" });
+ * agent.serve(stdioTransport()); // the process exits once the client closes stdin
+ * ```
  */
 export function stdioTransport(options: StdioTransportOptions = {}): NdjsonTransport {
   const input = options.input ?? process.stdin;

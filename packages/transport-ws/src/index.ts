@@ -1,5 +1,9 @@
-// @acp-kit/transport-ws: the browser-safe entry (no Node imports). The Node server and the
-// Node client (with cookies) are in "@acp-kit/transport-ws/node".
+/**
+ * The browser-safe entry (no Node imports). The Node server and the Node client (with cookies) are
+ * in "@acp-kit/transport-ws/node".
+ *
+ * @module @acp-kit/transport-ws
+ */
 
 export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
 export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";

@@ -1,4 +1,8 @@
-// @acp-kit/client/store: the session store alone (no connection code), e.g. for a UI.
+/**
+ * The session store alone (no connection code), e.g. for a UI.
+ *
+ * @module @acp-kit/client/store
+ */
 
 export type { Logger } from "../logger.js";
 export { decodeBase64 } from "./bytes.js";

@@ -252,6 +252,26 @@ const newCompactionNode = (id: string): CompactionNode => new CompactionNode(id)
 
 // ---- the store ------------------------------------------------------------------------------
 
+/**
+ * The materialized state of one session: every `session/update` applied with the protocol's
+ * upsert and patch rules, exposed as immutable snapshots (`getSnapshot()` returns the same
+ * object until something changes) with a `subscribe` for change notifications. Each
+ * `ClientSession` has one (`session.store`); you can also feed one yourself.
+ *
+ * @example
+ * ```ts
+ * import { SessionStore, textOf } from "@acp-kit/client/store";
+ *
+ * const store = new SessionStore();
+ * const stop = store.subscribe(() => {
+ *   for (const entry of store.getSnapshot().timeline) {
+ *     if (entry.type === "message") console.log(entry.kind, textOf(entry.content));
+ *   }
+ * });
+ * store.apply({ sessionUpdate: "agent_message", messageId: "m1", content: [{ type: "text", text: "Hi" }] });
+ * stop();
+ * ```
+ */
 export class SessionStore {
   readonly #logger: Logger | undefined;
   #timeline: Node[] = [];

@@ -17,15 +17,13 @@ import {
   type Transport,
 } from "@acp-kit/protocol";
 import {
-  decodeInitializeResponse as decodeV1InitializeResponse,
   parseWire,
   RelayTransport,
   PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
-import { V1AgentBridge } from "./bridge.js";
+import type { V1AgentBridge } from "./bridge.js";
 import { type V1ClientHandlers, v1ClientCapabilities } from "./handlers.js";
-import { initializeResultToV2 } from "./values.js";
 
 /** The protocol versions this client speaks, newest first. */
 export const CLIENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_PROTOCOL_VERSION];
@@ -91,23 +89,27 @@ export class NegotiatingTransport extends RelayTransport {
       );
       return this.deliverRaw(payload);
     }
-    const decoded = decodeV1InitializeResponse(message.result);
-    if (!decoded.ok) {
-      this.failure = new ConnectionError(
-        ConnectionErrorKinds.ProtocolViolation,
-        `Invalid v1 result for initialize at ${decoded.error.path || "/"}: ${decoded.error.message} (the agent answered protocol version 1)`,
-        { details: { answeredVersion: 1, path: decoded.error.path, reason: decoded.error.message } },
+    // Loaded on a v1 answer only (a bundler splits it off). Returning the promise pauses the
+    // transport's reading until the bridge is in place, so no later message overtakes it.
+    return import("./v1-agent.js").then(({ startV1Session }) => {
+      const started = startV1Session(
+        { toPeer: (m) => this.toPeer(m), toLocal: (m) => this.toLocal(m), logger: this.#logger },
+        message.result,
+        this.#handlers,
       );
-      return this.deliverRaw(payload);
-    }
-    this.protocolVersion = V1_PROTOCOL_VERSION;
-    this.#bridge = new V1AgentBridge(
-      { toPeer: (m) => this.toPeer(m), toLocal: (m) => this.toLocal(m), logger: this.#logger },
-      decoded.value,
-      this.#handlers,
-    );
-    this.translate();
-    return this.toLocal({ jsonrpc: "2.0", id: message.id, result: initializeResultToV2(decoded.value) });
+      if (!started.ok) {
+        this.failure = new ConnectionError(
+          ConnectionErrorKinds.ProtocolViolation,
+          `Invalid v1 result for initialize at ${started.path || "/"}: ${started.reason} (the agent answered protocol version 1)`,
+          { details: { answeredVersion: 1, path: started.path, reason: started.reason } },
+        );
+        return this.deliverRaw(payload);
+      }
+      this.protocolVersion = V1_PROTOCOL_VERSION;
+      this.#bridge = started.bridge;
+      this.translate();
+      return this.toLocal({ jsonrpc: "2.0", id: message.id, result: started.v2Result });
+    });
   }
 
   protected override peerClosed(): void {

@@ -16,7 +16,11 @@ import type { JsonRpcId } from "../jsonrpc/messages.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type { WireTap } from "../jsonrpc/wire-observer.js";
 import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
-import { defaultValidateOutgoing } from "./outgoing-validation.js";
+import {
+  defaultValidateOutgoing,
+  outgoingValidationAvailable,
+  outgoingValidationUnavailableError,
+} from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
 import { type ResultParser, resultParser } from "./result-parser.js";
 import {
@@ -34,7 +38,9 @@ export interface AcpConnectionOptions {
   logger?: Logger;
   /**
    * Validate every message we send (request params, notification params, handler results)
-   * against the schema, strictly. Default: on, unless `NODE_ENV === "production"`.
+   * against the schema, strictly. Default: on, unless `NODE_ENV === "production"`. A bundle
+   * built with the `production` condition (Vite, webpack) leaves the validators out; `true`
+   * then throws here.
    */
   validateOutgoing?: boolean;
   /** See `ConnectionOptions.maxPendingHandlers`. */
@@ -131,6 +137,7 @@ export class AcpConnection<S extends AcpSide> {
     this.side = side;
     this.#logger = options.logger ?? {};
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
+    if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     const connectionOptions: ConnectionOptions = { logger: this.#logger };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;

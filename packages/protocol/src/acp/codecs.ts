@@ -5,6 +5,7 @@
  */
 import type { DecodeError, DecodeResult } from "../decode/index.js";
 import * as generated from "../generated/decoders.js";
+import { outgoingValidators } from "./outgoing-validation.js";
 
 export type Check = (value: unknown) => DecodeResult<unknown>;
 
@@ -16,8 +17,11 @@ interface MethodChecks {
 type MethodTable = Readonly<Record<string, MethodChecks | undefined>>;
 
 // Read through the namespace (not named imports) so this module links even while the generated
-// file is being regenerated; a missing table is reported when a method is first used.
-const tables = generated as unknown as { decoders?: MethodTable; validators?: MethodTable };
+// file is being regenerated; a missing table is reported when a method is first used. Only
+// `decoders` is read here: the validators come through the build switch in outgoing-validation.ts
+// (a bundler keeps only the namespace members that are read).
+const decoderTable = (generated as unknown as { decoders?: MethodTable }).decoders;
+const validatorTable = outgoingValidators as unknown as MethodTable | undefined;
 
 function lookup(table: MethodTable | undefined, method: string, part: "params" | "result", kind: string): Check {
   const checks = table !== undefined && Object.hasOwn(table, method) ? table[method] : undefined;
@@ -28,12 +32,12 @@ function lookup(table: MethodTable | undefined, method: string, part: "params" |
 
 /** Decoder for what arrives: the params of a method we handle, or the result of one we sent. */
 export function inboundDecoder(method: string, part: "params" | "result"): Check {
-  return lookup(tables.decoders, method, part, "decoder");
+  return lookup(decoderTable, method, part, "decoder");
 }
 
 /** Strict validator for what we send: params of our requests, results of our handlers. */
 export function outboundValidator(method: string, part: "params" | "result"): Check {
-  return lookup(tables.validators, method, part, "validator");
+  return lookup(validatorTable, method, part, "validator");
 }
 
 export type { DecodeError };

@@ -1,3 +1,10 @@
+/**
+ * The JSON-RPC 2.0 core: `Connection`, the `Transport` contract, the in-memory pair and web-stream
+ * adapters.
+ *
+ * @module @acp-kit/protocol/jsonrpc
+ */
+
 export { CANCEL_REQUEST_METHOD, type CancelRequestParams } from "./cancellation.js";
 export {
   Connection,

@@ -1,6 +1,10 @@
-// @acp-kit/protocol/v1: the ACP v1 types, method tables and decoders, generated from the same
-// pinned package as the default (v2) surface, and the value mappings both adapters share
-// (`@acp-kit/client` meeting a v1 agent, `@acp-kit/agent` serving a v1 client).
+/**
+ * The ACP v1 types, method tables and decoders, generated from the same pinned package as the
+ * default (v2) surface, and the value mappings both adapters share (`@acp-kit/client` meeting a
+ * v1 agent, `@acp-kit/agent` serving a v1 client).
+ *
+ * @module @acp-kit/protocol/v1
+ */
 
 export * from "../generated/v1/decoders.js";
 export * from "../generated/v1/methods.js";

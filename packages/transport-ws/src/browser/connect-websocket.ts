@@ -19,6 +19,15 @@ export interface ConnectWebSocketOptions extends BrowserWebSocketTransportOption
  * request headers (authenticate with a cookie, a query parameter or a subprotocol). Failures
  * reject with `ConnectionError` (`connect_failed`); browsers do not reveal the HTTP status of
  * a refused upgrade, only close code 1006.
+ *
+ * @example
+ * ```ts
+ * import { connectToAgent } from "@acp-kit/client";
+ * import { connectWebSocket } from "@acp-kit/transport-ws";
+ *
+ * const transport = await connectWebSocket("wss://agents.example.com/acp");
+ * const client = await connectToAgent(transport, { info: { name: "web-ui", version: "1.0.0" } });
+ * ```
  */
 export function connectWebSocket(
   url: string | URL,

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
-import { WebSocket } from "ws";
 import { describeCloseCode } from "../close-error.js";
 import type { Logger } from "../logger.js";
 import {
@@ -8,7 +7,7 @@ import {
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from "../websocket-transport.js";
-import { AcpCookieJar } from "./cookie-jar.js";
+import type { AcpCookieJar } from "./cookie-jar.js";
 import { type KeepaliveOptions, NodeWebSocketTransport } from "./ws-transport.js";
 
 export interface NodeConnectWebSocketOptions extends WebSocketTransportOptions {
@@ -19,8 +18,9 @@ export interface NodeConnectWebSocketOptions extends WebSocketTransportOptions {
   /** Aborts the connection attempt (not the connection once open: call `close()` for that). */
   signal?: AbortSignal;
   /**
-   * Cookie jar sent with the upgrade and updated from its response. Reuse one jar across
-   * reconnects to keep server affinity. Default: a fresh jar; `false`: no cookies.
+   * Cookie jar sent with the upgrade and updated from its response. Pass one jar to every
+   * connect of a logical connection (each reconnect) to keep server affinity. Default (or
+   * `false`): no cookies; a cookie set on an upgrade could only matter to a later connect.
    */
   cookies?: AcpCookieJar | false;
   /** Sent as the `Origin` header (none by default: non-browser clients need not send one). */
@@ -39,17 +39,28 @@ export interface NodeConnectWebSocketOptions extends WebSocketTransportOptions {
 }
 
 /**
- * Opens a WebSocket to an ACP endpoint (Node, using `ws`) and resolves with its transport once
- * the upgrade succeeded. Failures reject with `ConnectionError` (`connect_failed`): a refused
- * upgrade carries `details.httpStatus`, a socket that closed during the handshake carries
- * `details.closeCode`.
+ * Opens a WebSocket to an ACP endpoint (Node, using `ws`, loaded on the first call) and resolves
+ * with its transport once the upgrade succeeded. Failures reject with `ConnectionError`
+ * (`connect_failed`): a refused upgrade carries `details.httpStatus`, a socket that closed during
+ * the handshake carries `details.closeCode`.
+ *
+ * @example
+ * ```ts
+ * import { connectToAgent } from "@acp-kit/client";
+ * import { connectWebSocket } from "@acp-kit/transport-ws/node";
+ *
+ * const transport = await connectWebSocket("ws://127.0.0.1:8080/acp", {
+ *   headers: { Authorization: `Bearer ${process.env.ACP_TOKEN}` },
+ * });
+ * const client = await connectToAgent(transport, { info: { name: "my-client", version: "1.0.0" } });
+ * ```
  */
 export async function connectWebSocket(
   url: string | URL,
   options: NodeConnectWebSocketOptions = {},
 ): Promise<WebSocketTransport> {
   const target = url.toString();
-  const jar = options.cookies === false ? undefined : (options.cookies ?? new AcpCookieJar());
+  const jar = options.cookies === false ? undefined : options.cookies;
   const headers: Record<string, string> = { ...options.headers };
   if (jar) {
     const cookie = await jar.cookieHeader(target);
@@ -59,6 +70,8 @@ export async function connectWebSocket(
       else headers.Cookie = cookie;
     }
   }
+  if (options.signal?.aborted) throw abortError(options.signal);
+  const { WebSocket } = await import("ws");
   if (options.signal?.aborted) throw abortError(options.signal);
 
   return new Promise<WebSocketTransport>((resolve, reject) => {

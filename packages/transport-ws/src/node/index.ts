@@ -1,5 +1,9 @@
-// @acp-kit/transport-ws/node: the WebSocket server and the Node client (ws + a cookie jar),
-// plus everything transport-level from the browser-safe entry.
+/**
+ * The WebSocket server and the Node client (ws + a cookie jar), plus everything transport-level
+ * from the browser-safe entry.
+ *
+ * @module @acp-kit/transport-ws/node
+ */
 
 export {
   type BackoffOptions,
@@ -39,6 +43,7 @@ export {
   createAcpWebSocketServer,
   DEFAULT_MAX_CONNECTIONS,
 } from "./server.js";
+export type { WsSocket } from "./ws-socket.js";
 export {
   DEFAULT_KEEPALIVE_INTERVAL_MS,
   DEFAULT_KEEPALIVE_TIMEOUT_MS,

@@ -4,7 +4,7 @@ import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
-import { type WebSocket, WebSocketServer } from "ws";
+import type { WebSocket, WebSocketServer } from "ws";
 import { CloseCodes } from "../close-codes.js";
 import type { Logger } from "../logger.js";
 import {
@@ -110,9 +110,31 @@ export const DEFAULT_MAX_CONNECTIONS = 1024;
 export const DEFAULT_FIRST_MESSAGE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_TOTAL_BUFFERED_BYTES = 256 * 1024 * 1024;
 
-/** Starts an ACP WebSocket endpoint. Resolves once it is listening. */
+/**
+ * Starts an ACP WebSocket endpoint (`/acp`, one ACP connection per WebSocket) and resolves
+ * once it is listening. Secure by default: binds 127.0.0.1, checks `Origin` against
+ * `allowedOrigins`, runs `authenticate` before the upgrade, caps connections and frame size.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from "@acp-kit/agent";
+ * import { bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
+ *
+ * const agent = defineAgent({ info: { name: "ws-agent", version: "1.0.0" }, prompt: async () => "end_turn" });
+ * const server = await createAcpWebSocketServer({
+ *   port: 8080,
+ *   authenticate: bearerToken(process.env.ACP_TOKEN ?? ""),
+ *   onConnection: (transport) => {
+ *     agent.serve(transport);
+ *   },
+ * });
+ * console.log(server.url); // ws://127.0.0.1:8080/acp
+ * ```
+ */
 export async function createAcpWebSocketServer(options: AcpWebSocketServerOptions): Promise<AcpWebSocketServer> {
-  const endpoint = new Endpoint(options);
+  // ws is loaded here, on first use, so importing this entry stays cheap.
+  const { WebSocketServer } = await import("ws");
+  const endpoint = new Endpoint(options, WebSocketServer);
   await endpoint.listen();
   return endpoint;
 }
@@ -134,7 +156,10 @@ class Endpoint implements AcpWebSocketServer {
   private closing: Promise<void> | undefined;
   private readonly maxTotalBufferedBytes: number;
 
-  constructor(private readonly options: AcpWebSocketServerOptions) {
+  constructor(
+    private readonly options: AcpWebSocketServerOptions,
+    WebSocketServerClass: typeof WebSocketServer,
+  ) {
     this.path = options.path ?? "/acp";
     this.logger = options.logger;
     this.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
@@ -142,7 +167,7 @@ class Endpoint implements AcpWebSocketServer {
     this.originAllowed = createOriginCheck(options.allowedOrigins);
     this.ownsServer = options.server === undefined;
     this.httpServer = options.server ?? createServer(this.onPlainRequest);
-    this.wss = new WebSocketServer({
+    this.wss = new WebSocketServerClass({
       noServer: true,
       clientTracking: false,
       maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,

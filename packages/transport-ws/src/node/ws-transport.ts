@@ -5,7 +5,7 @@ import {
   rateLimitWarnings,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
-import type { RawData, WebSocket } from "ws";
+import type { RawData } from "ws";
 import { CloseCodes } from "../close-codes.js";
 import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
 import { InboundDelivery } from "../inbound-delivery.js";
@@ -17,6 +17,7 @@ import {
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from "../websocket-transport.js";
+import type { WsSocket } from "./ws-socket.js";
 
 /** Ping/pong liveness check: a peer that does not answer a ping in time is considered dead. */
 export interface KeepaliveOptions {
@@ -87,7 +88,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly onBacklog: ((transport: NodeWebSocketTransport) => void) | undefined;
 
   constructor(
-    private readonly socket: WebSocket,
+    private readonly socket: WsSocket,
     options: NodeWebSocketTransportOptions = {},
   ) {
     this.connectionId = options.connectionId;

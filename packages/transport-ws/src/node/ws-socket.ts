@@ -1,0 +1,20 @@
+/**
+ * The part of a `ws` WebSocket that `NodeWebSocketTransport` uses. Typed here so the package's
+ * public declarations need no `@types/ws` (which would pull `@types/node` into every consumer);
+ * a `ws` WebSocket fits it as is.
+ */
+export interface WsSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  readonly protocol: string;
+  send(data: string, callback?: (error?: Error) => void): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  pause(): void;
+  resume(): void;
+  // biome-ignore lint/suspicious/noExplicitAny: each event has its own listener arguments.
+  on(event: "message" | "close" | "error" | "pong", listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  off(event: "message" | "close" | "error" | "pong", listener: (...args: any[]) => void): unknown;
+}

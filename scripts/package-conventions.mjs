@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// The manifest rules every publishable workspace package follows, in one place.
+//
+//   node scripts/package-conventions.mjs          rewrite the manifests that break a rule
+//   node scripts/package-conventions.mjs --check  list what breaks a rule and exit 1 (npm test runs this)
+//
+// A package is publishable when its package.json is not `"private": true`. New packages get
+// the rules by running the script once after creating their package.json (see CONTRIBUTING.md).
+//
+// The rules:
+// - repository / homepage / bugs / license come from the root package.json (the only place to
+//   change them), with `repository.directory` set to the package's folder;
+// - every `exports` entry that is an object has a `default` condition (the ESM file), so
+//   `require()` works on Node >= 20.19 and tools that read only `default` resolve it; `types`
+//   stays first and `import` is dropped as redundant;
+// - `prepack` rebuilds a stale `dist` (scripts/prepack.mjs), so `pnpm publish -r` never ships one;
+// - `publishConfig.access` is public and `files` ships README.md and LICENSE.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const check = process.argv.includes("--check");
+const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const PREPACK = "node ../../scripts/prepack.mjs";
+
+function publishablePackages() {
+  const found = [];
+  for (const group of ["packages", "apps", "tools"]) {
+    const groupDir = join(root, group);
+    if (!existsSync(groupDir)) continue;
+    for (const name of readdirSync(groupDir).sort()) {
+      const file = join(groupDir, name, "package.json");
+      if (!existsSync(file)) continue;
+      const manifest = JSON.parse(readFileSync(file, "utf8"));
+      if (manifest.private !== true) found.push({ file, dir: relative(root, join(groupDir, name)), manifest });
+    }
+  }
+  return found;
+}
+
+/** `{ types, import }` → `{ types, default }`; other conditions kept, `default` last as Node requires. */
+function withDefaultCondition(entry) {
+  if (typeof entry !== "object" || entry === null) return entry;
+  const { types, import: esm, default: fallback, ...rest } = entry;
+  const target = fallback ?? esm;
+  const out = {};
+  if (types !== undefined) out.types = types;
+  for (const [condition, value] of Object.entries(rest)) out[condition] = withDefaultCondition(value);
+  if (target !== undefined) out.default = withDefaultCondition(target);
+  return out;
+}
+
+function conform(manifest, dir) {
+  const next = structuredClone(manifest);
+  next.license = rootManifest.license;
+  next.repository = { ...rootManifest.repository, directory: dir };
+  next.homepage = `${rootManifest.homepage.replace(/#.*$/, "")}/tree/main/${dir}#readme`;
+  next.bugs = rootManifest.bugs;
+  if (next.exports && typeof next.exports === "object") {
+    next.exports = Object.fromEntries(
+      Object.entries(next.exports).map(([subpath, entry]) => [subpath, withDefaultCondition(entry)]),
+    );
+  }
+  next.scripts = { ...next.scripts, prepack: PREPACK };
+  next.publishConfig = { ...next.publishConfig, access: "public" };
+  const files = [...(next.files ?? ["dist"])];
+  for (const required of ["README.md", "LICENSE"]) if (!files.includes(required)) files.push(required);
+  next.files = files;
+  return next;
+}
+
+/** Keeps the manifest's key order; new metadata goes right after `repository` (or at the end). */
+function ordered(original, next) {
+  const out = {};
+  const metadata = ["license", "repository", "homepage", "bugs"];
+  for (const key of Object.keys(original)) {
+    out[key] = next[key];
+    if (key === "repository") for (const m of metadata) if (!(m in out)) out[m] = next[m];
+  }
+  for (const key of Object.keys(next)) if (!(key in out)) out[key] = next[key];
+  return out;
+}
+
+let broken = 0;
+for (const { file, dir, manifest } of publishablePackages()) {
+  const expected = `${JSON.stringify(ordered(manifest, conform(manifest, dir)), null, 2)}\n`;
+  const actual = readFileSync(file, "utf8");
+  if (expected === actual) continue;
+  broken++;
+  if (check) console.error(`✗ ${relative(root, file)} does not follow the package conventions`);
+  else {
+    writeFileSync(file, expected);
+    console.log(`updated ${relative(root, file)}`);
+  }
+}
+if (check && broken > 0) {
+  console.error("  run `node scripts/package-conventions.mjs` to apply them (see CONTRIBUTING.md)");
+  process.exit(1);
+}

@@ -1,0 +1,12 @@
+// A browser app as users write it: the client over the browser WebSocket transport.
+import { connectToAgent } from "@acp-kit/client";
+import { connectWebSocket } from "@acp-kit/transport-ws";
+
+export async function start(url: string): Promise<void> {
+  const transport = await connectWebSocket(url);
+  const client = await connectToAgent(transport, { info: { name: "browser-app", version: "1.0.0" } });
+  const session = await client.newSession({ cwd: "/" });
+  const turn = session.prompt("Hello");
+  for await (const update of turn) console.log(update.sessionUpdate);
+  await client.close();
+}

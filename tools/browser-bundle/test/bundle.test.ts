@@ -1,0 +1,33 @@
+// A production browser app (client + WebSocket transport, built by Vite) leaves the outgoing
+// validators out and stays within its size budget; a development build keeps them. The v1
+// adapter (v1 decoders and bridge) is a chunk of its own, loaded only when an agent answers v1.
+import { describe, expect, it } from "vitest";
+import { type AppBundle, buildApp, kb } from "../src/build-app.js";
+
+/**
+ * gzip budget of what a production page loads up front: 30.9 KB with the turn model and the
+ * limits (24 KB before them; 30.4 KB before the validators could be dropped, 40.9 KB with the
+ * v1 adapter in the initial load).
+ */
+const PRODUCTION_GZIP_BUDGET = 32 * 1024;
+
+const has = (bundle: AppBundle, suffix: string) => [...bundle.modules.keys()].some((id) => id.endsWith(suffix));
+
+describe("browser app bundle (Vite)", () => {
+  it("production: no outgoing validators, within budget", { timeout: 120_000 }, async () => {
+    const production = await buildApp("production");
+    console.log(
+      `production bundle: ${kb(production.bytes)} minified, ${kb(production.gzipBytes)} gzip up front, ${kb(production.lazy.gzipBytes)} gzip on demand`,
+    );
+    expect(has(production, "protocol/dist/acp/outgoing-validators.js")).toBe(false);
+    expect(has(production, "protocol/dist/generated/v1/decoders.js")).toBe(false);
+    expect([...production.lazy.modules.keys()]).toContain("protocol/dist/generated/v1/decoders.js");
+    expect(production.gzipBytes).toBeLessThanOrEqual(PRODUCTION_GZIP_BUDGET);
+  });
+
+  it("development: the validators are there (so the check above can fail)", { timeout: 120_000 }, async () => {
+    const development = await buildApp("development");
+    console.log(`development bundle: ${kb(development.bytes)} minified, ${kb(development.gzipBytes)} gzip`);
+    expect(has(development, "protocol/dist/acp/outgoing-validators.js")).toBe(true);
+  });
+});
