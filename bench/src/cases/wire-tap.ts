@@ -1,45 +1,60 @@
-// Case wire-tap: what the wire tap costs on the stdio stream. The agent is stdio-turn's bare
-// layer (../full/stdio-agent-bare.ts: our Connection on stdioTransport, streaming 50,000
-// session/update notifications in answer to one request); the client is our Connection on
-// spawnAgent's transport, counting them,
-//   no-hook         the same built Connection with the tap's per-message hook taken out
-//                   (../wire-tap/no-hook-connection.ts): the code as it would be without the tap
-//   untapped        no `tap` option: the tap unused
-//   tap-noop        `tap: () => {}`: a tap that does nothing with the events it gets
-//   tap-transcript  `tap: new TranscriptWriter(...).tap`, the lines counted and dropped
-// Both ends are bare connections so the tap's share is not diluted by the full stacks' work.
-// A 5,000-notification warm-up first.
+// Case wire-tap: what the wire tap costs on the stdio stream. One side process holds four client
+// connections, each our Connection (its own fresh copy of the built code, ../wire-tap/connection-copy.ts)
+// on spawnAgent's transport to its own agent child, stdio-turn's bare layer
+// (../full/stdio-agent-bare.ts: our Connection on stdioTransport, streaming 50,000 session/update
+// notifications in answer to one request):
+//   noHook      the Connection with the tap's per-message hook taken out: the code without the tap
+//   untapped    no `tap` option: the tap unused
+//   noop        `tap: () => {}`: a tap that does nothing with the events it gets
+//   transcript  `tap: new TranscriptWriter(...).tap`, the lines counted and dropped
+// After a 5,000-notification warm-up on each, the four stream in turn, REPEATS times, the order
+// rotating each time, so a noisy moment on the machine hits them alike; each figure is the median
+// of its repetitions. Both ends are bare connections so the tap's share is not diluted.
 import { fileURLToPath } from "node:url";
-import { Connection, type WireTap } from "@acp-kit/protocol/jsonrpc";
+import type { WireTap } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
-import { connectionWithoutTapHook } from "../wire-tap/no-hook-connection.js";
+import { type ConnectionCopy, connectionCopy } from "../wire-tap/connection-copy.js";
 import { type Figures, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
+const REPEATS = quick ? 1 : 5;
 const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
 /** The bare agent's streaming request (not imported: importing that file would start its agent here). */
 const STREAM_METHOD = "_bench/stream";
 
-async function measure(Class: typeof Connection, tap: WireTap | undefined): Promise<Figures> {
+interface Variant {
+  name: string;
+  copy: ConnectionCopy;
+  stream(count: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function variant(name: string, withoutTapHook: boolean, tap: WireTap | undefined): Promise<Variant> {
+  const copy = await connectionCopy({ withoutTapHook });
   const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { stderr: () => {} });
-  const connection = new Class(child.transport, tap ? { tap } : {});
+  const connection = new copy.Connection(child.transport, tap ? { tap } : {});
   let received = 0;
   connection.onNotification("session/update", () => void received++);
   connection.listen();
   await connection.request("initialize", { protocolVersion: 2, info: { name: "bench", version: "0" } });
-  const stream = async (count: number): Promise<void> => {
-    received = 0;
-    await connection.request(STREAM_METHOD, { count });
-    if (received !== count) throw new Error(`received ${received} of ${count}`);
+  return {
+    name,
+    copy,
+    async stream(count) {
+      received = 0;
+      const started = performance.now();
+      await connection.request(STREAM_METHOD, { count });
+      const seconds = (performance.now() - started) / 1000;
+      if (received !== count) throw new Error(`${name}: received ${received} of ${count}`);
+      return count / seconds;
+    },
+    async close() {
+      await connection.close();
+      await child.shutdown();
+      copy.remove();
+    },
   };
-  await stream(WARMUP);
-  const started = performance.now();
-  await stream(CHUNKS);
-  const seconds = (performance.now() - started) / 1000;
-  await connection.close();
-  await child.shutdown();
-  return { msgPerSec: CHUNKS / seconds };
 }
 
 async function transcriptTap(): Promise<WireTap> {
@@ -48,16 +63,30 @@ async function transcriptTap(): Promise<WireTap> {
   return new TranscriptWriter({ write: (line) => void (bytes += line.length), side: "client" }).tap;
 }
 
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
 await runSide({
-  "no-hook": async () => {
-    const copy = await connectionWithoutTapHook();
+  interleaved: async () => {
+    const variants = [
+      await variant("noHook", true, undefined),
+      await variant("untapped", false, undefined),
+      await variant("noop", false, () => {}),
+      await variant("transcript", false, await transcriptTap()),
+    ];
     try {
-      return await measure(copy.Connection, undefined);
+      for (const v of variants) await v.stream(WARMUP);
+      const rates = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+      for (let r = 0; r < REPEATS; r++) {
+        for (let i = 0; i < variants.length; i++) {
+          const v = variants[(i + r) % variants.length] as Variant;
+          rates.get(v.name)?.push(await v.stream(CHUNKS));
+        }
+      }
+      const figures: Figures = {};
+      for (const [name, list] of rates) figures[name] = median(list);
+      return figures;
     } finally {
-      copy.remove();
+      for (const v of variants) await v.close();
     }
   },
-  untapped: () => measure(Connection, undefined),
-  "tap-noop": () => measure(Connection, () => {}),
-  "tap-transcript": async () => measure(Connection, await transcriptTap()),
 });
