@@ -8,8 +8,9 @@
 //   noop        `tap: () => {}`: a tap that does nothing with the events it gets
 //   transcript  `tap: new TranscriptWriter(...).tap`, the lines counted and dropped
 // After a 5,000-notification warm-up on each, the four stream in turn, REPEATS times, the order
-// rotating each time, so a noisy moment on the machine hits them alike; each figure is the median
-// of its repetitions. Both ends are bare connections so the tap's share is not diluted.
+// rotating each time, so a noisy moment on the machine hits them alike. Each rate is the median of
+// its repetitions; each ratio the median of the per-repetition ratios (pairs streamed back to
+// back). Both ends are bare connections so the tap's share is not diluted.
 import { fileURLToPath } from "node:url";
 import type { WireTap } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
@@ -18,7 +19,7 @@ import { type Figures, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
-const REPEATS = quick ? 1 : 5;
+const REPEATS = quick ? 1 : 7;
 const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
 /** The bare agent's streaming request (not imported: importing that file would start its agent here). */
 const STREAM_METHOD = "_bench/stream";
@@ -75,15 +76,23 @@ await runSide({
     ];
     try {
       for (const v of variants) await v.stream(WARMUP);
-      const rates = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+      const repeats: Record<string, number>[] = [];
       for (let r = 0; r < REPEATS; r++) {
+        const rates: Record<string, number> = {};
         for (let i = 0; i < variants.length; i++) {
           const v = variants[(i + r) % variants.length] as Variant;
-          rates.get(v.name)?.push(await v.stream(CHUNKS));
+          rates[v.name] = await v.stream(CHUNKS);
         }
+        repeats.push(rates);
       }
+      const of = (name: string) => repeats.map((rates) => rates[name] as number);
+      const ratio = (a: string, b: string) =>
+        median(repeats.map((rates) => (rates[a] as number) / (rates[b] as number)));
       const figures: Figures = {};
-      for (const [name, list] of rates) figures[name] = median(list);
+      for (const v of variants) figures[v.name] = median(of(v.name));
+      figures.untappedVsNoHook = ratio("untapped", "noHook");
+      figures.noopVsUntapped = ratio("noop", "untapped");
+      figures.transcriptVsUntapped = ratio("transcript", "untapped");
       return figures;
     } finally {
       for (const v of variants) await v.close();
