@@ -1,7 +1,7 @@
 // Every case `pnpm bench` runs, in order. To add one: write its script in ./cases/ (one side per
 // process: `<script> <side> [--quick]` prints one JSON line of figures; see ./cases/side.ts) and
 // register it here with the rows it yields.
-import type { CaseSpec } from "./runner/case-spec.js";
+import type { CaseSpec, RowSpec } from "./runner/case-spec.js";
 
 const stdioTurn: CaseSpec = {
   name: "stdio-turn",
@@ -366,6 +366,149 @@ const importCost: CaseSpec = {
   ],
 };
 
+// The durable-session stores (issue: durable sessions). Postgres sides need ACP_KIT_PG_URL
+// (`source .ci/postgres.sh && start_test_postgres`); without it their rows print as skipped.
+const STORES = [
+  { side: "memory", name: "in-memory store" },
+  { side: "file", name: "file store" },
+  { side: "postgres", name: "Postgres store" },
+] as const;
+const STORE_NEEDS = { postgres: { env: "ACP_KIT_PG_URL", skipped: "no PostgreSQL (set ACP_KIT_PG_URL)" } };
+
+// 1M appends into the file and Postgres stores take minutes (a sync or a round trip every 200
+// chunks), beyond the run's budget: the default large count is 100k.
+const STORE_APPENDS = Number(process.env.BENCH_STORE_APPENDS ?? 100_000);
+const storeAppendsLabel = STORE_APPENDS >= 1_000_000 ? `${STORE_APPENDS / 1_000_000}M` : `${STORE_APPENDS / 1000}k`;
+
+const storeAppend: CaseSpec = {
+  name: "store-append",
+  title: `SessionStore.appendUpdate cost per chunk of each store, at 10k and ${storeAppendsLabel} appends`,
+  what: [
+    "ours only: `agent_message_chunk` updates appended to one session as the engine appends them (a stop recorded every 200 chunks, where the file store syncs by default), each count on a fresh store after a warm-up; 10k is the median of 3 in the side's process. Postgres figures include waiting for the queued writes to commit.",
+    "memory: `InMemorySessionStore`. file: `FileSessionStore` in a temp directory, default durability. postgres: `PostgresSessionStore` in a fresh schema of the server at `ACP_KIT_PG_URL`.",
+    `Flat means the large count's cost per chunk stays within 1.5× of the 10k one. The large count is ${storeAppendsLabel} to keep \`pnpm bench\` in its budget; \`BENCH_STORE_APPENDS=1000000 pnpm bench --only store-append\` runs 1M.`,
+  ],
+  script: "store-append.ts",
+  sides: STORES.map((s) => s.side),
+  needs: STORE_NEEDS,
+  rounds: 3,
+  rows: STORES.flatMap(({ side, name }): RowSpec[] => [
+    { label: `${name}: µs per chunk at 10k appends`, unit: "µs", better: "lower", ours: { side, figure: "small" } },
+    {
+      label: `${name}: µs per chunk at ${storeAppendsLabel} appends`,
+      unit: "µs",
+      better: "lower",
+      ours: { side, figure: "large" },
+    },
+    {
+      label: `${name}: flatness (${storeAppendsLabel} / 10k per chunk)`,
+      unit: "×",
+      better: "lower",
+      ours: { side, figure: "flatness" },
+      target: 1.5,
+    },
+  ]),
+};
+
+const storeResume: CaseSpec = {
+  name: "store-resume",
+  title: "Resume with replay of a 10,000-update history, per store",
+  what: [
+    "ours only: the side seeds a session with 10,000 chunks (200 per message), then opens a new store instance on the same data (a restarted agent: the file store reads its log, the Postgres store its rows; the in-memory store can only be warm), serves it with `defineAgent` on a loopback WebSocket and times `connectToAgent` + `resumeSession(id, { replay: true })` until it answers, the history replayed into the client's store. One warm-up resume, median of 3 per side.",
+  ],
+  script: "store-resume.ts",
+  sides: STORES.map((s) => s.side),
+  needs: STORE_NEEDS,
+  rounds: 3,
+  rows: STORES.map(({ side, name }) => ({
+    label: `${name}: resume with replay`,
+    unit: "ms",
+    better: "lower" as const,
+    ours: { side, figure: "resumeMs" },
+  })),
+};
+
+const storeStream: CaseSpec = {
+  name: "store-stream",
+  title: "The stdio-turn stream (50,000 chunks in one turn) with the agent's sessions in the file store",
+  what: [
+    "ours only, stdio-turn's `ours` stacks: memory = the default `InMemorySessionStore`; file = `FileSessionStore` in a temp directory with its defaults (one write per appended line, a sync at the turn end); file-batched = the same with `batchWrites` (one write per event-loop turn). 5,000-chunk warm-up turn first.",
+  ],
+  script: "store-stream.ts",
+  sides: ["memory", "file", "file-batched"],
+  rounds: 3,
+  rows: [
+    {
+      label: "file store vs in-memory store",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "file", figure: "msgPerSec" },
+      theirs: { side: "memory", figure: "msgPerSec" },
+      target: 0.8,
+    },
+    {
+      label: "file store with batched writes vs in-memory store",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "file-batched", figure: "msgPerSec" },
+      theirs: { side: "memory", figure: "msgPerSec" },
+    },
+  ],
+};
+
+const wireTap: CaseSpec = {
+  name: "wire-tap",
+  title: "The wire tap's cost on the stdio stream: 50,000 session/update notifications, bare connections",
+  what: [
+    "Our `Connection` on both ends (stdio-turn's bare layer: an agent child streams notifications over `stdioTransport` in answer to one request; the client, on `spawnAgent`'s transport, counts them), so the tap's share is not diluted by the full stacks. One side process holds four such connections, each with its own agent child and its own fresh copy of our built `Connection` code (so one variant's call sites do not shape another's); after a warm-up each, they stream in turn 7 times, the order rotating. A rate is the median of its 7; a ratio the median of the 7 ratios of pairs streamed back to back (the rows' figure, then its median over the rounds).",
+    "An unused tap is a connection without the `tap` option (untapped). What it costs is measured against the only honest baseline, the same code without the tap: no-hook is the built `Connection` with its per-message tap hook (`this.#observer?.inbound(…)`) removed from the copy, everything else byte for byte the same. That row carries the 2 % budget. A no-op tap (`tap: () => {}`) and a transcript-writing tap (a `TranscriptWriter`'s, its lines counted and dropped) show what an installed tap costs, against untapped.",
+  ],
+  script: "wire-tap.ts",
+  sides: ["interleaved"],
+  rows: [
+    {
+      label: "unused tap vs no tap hook at all (paired ratio)",
+      unit: "×",
+      better: "higher",
+      ours: { side: "interleaved", figure: "untappedVsNoHook" },
+      target: 0.98,
+    },
+    {
+      label: "no-op tap vs unused (paired ratio)",
+      unit: "×",
+      better: "higher",
+      ours: { side: "interleaved", figure: "noopVsUntapped" },
+    },
+    {
+      label: "transcript-writing tap vs unused (paired ratio)",
+      unit: "×",
+      better: "higher",
+      ours: { side: "interleaved", figure: "transcriptVsUntapped" },
+    },
+    {
+      label: "unused tap vs no tap hook at all (rates)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "interleaved", figure: "untapped" },
+      theirs: { side: "interleaved", figure: "noHook" },
+    },
+    {
+      label: "no-op tap vs unused (rates)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "interleaved", figure: "noop" },
+      theirs: { side: "interleaved", figure: "untapped" },
+    },
+    {
+      label: "transcript-writing tap vs unused (rates)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "interleaved", figure: "transcript" },
+      theirs: { side: "interleaved", figure: "untapped" },
+    },
+  ],
+};
+
 export const CASES: readonly CaseSpec[] = [
   stdioTurn,
   wsTurn,
@@ -378,4 +521,8 @@ export const CASES: readonly CaseSpec[] = [
   connection,
   clientStore,
   importCost,
+  storeAppend,
+  storeResume,
+  storeStream,
+  wireTap,
 ];

@@ -90,6 +90,41 @@ describe("bench runner", () => {
     );
   });
 
+  it("skips a side whose environment lacks what it needs, printing its rows as skipped", {
+    timeout: 60_000,
+  }, async () => {
+    const needy: CaseSpec = {
+      ...tiny,
+      needs: { slow: { env: "BENCH_TEST_DATABASE", skipped: "no database (set X)" } },
+    };
+    const order: string[] = [];
+    const result = await runCase(needy, {
+      quick: true,
+      rounds: 2,
+      casesDir: fixtures,
+      env: {},
+      progress: (line) => order.push(line),
+    });
+    expect(order).toEqual([
+      "tiny: slow skipped: no database (set X)",
+      "tiny: round 1/2, fast",
+      "tiny: round 2/2, fast",
+    ]);
+    const [rate, rss, own] = result.rows;
+    for (const row of [rate, rss, own]) {
+      expect(row?.skipped).toBe("no database (set X)");
+      expect(row?.ours).toBeUndefined();
+      expect(row?.met).toBeUndefined();
+    }
+    const table = textTable([result]);
+    expect(table).toMatch(/tiny +rate +skipped: no database \(set X\) +— +— +≥ 2× +skipped/);
+
+    // With the variable set the side runs.
+    const ran = await runCase(needy, { quick: true, rounds: 1, casesDir: fixtures, env: { BENCH_TEST_DATABASE: "x" } });
+    expect(ran.rows[0]?.skipped).toBeUndefined();
+    expect(ran.rows[0]?.ratio?.median).toBe(3);
+  });
+
   it("refuses a row whose figure a side did not print", () => {
     expect(() =>
       summarizeRow({ label: "x", unit: "u", better: "higher", ours: { side: "fast", figure: "nope" } }, [
@@ -104,6 +139,7 @@ describe("bench runner", () => {
       expect(names.has(spec.name)).toBe(false);
       names.add(spec.name);
       expect(spec.script).toBe(`${spec.name}.ts`);
+      for (const side of Object.keys(spec.needs ?? {})) expect(spec.sides).toContain(side);
       for (const row of spec.rows) {
         expect(spec.sides).toContain(row.ours.side);
         if (row.theirs) expect(spec.sides).toContain(row.theirs.side);

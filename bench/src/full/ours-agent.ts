@@ -1,12 +1,16 @@
 // Our side of every full-stack case: the agent as a user writes it with `defineAgent`. The engine
 // does the lifecycle (running, the user message echo, history for resume, idle with the reason).
-import { defineAgent } from "@acp-kit/agent";
+import { defineAgent, type SessionStore } from "@acp-kit/agent";
 import { agentInfo, chunksAsked, chunkText } from "./workload.js";
 
-/** `afterTurn` runs when a turn's chunks are sent (e.g. to report peak RSS). */
-export function oursPromptAgent(afterTurn: () => void = () => {}) {
+/**
+ * `afterTurn` runs when a turn's chunks are sent (e.g. to report peak RSS); `sessionStore` replaces
+ * the default in-memory store (the store cases).
+ */
+export function oursPromptAgent(afterTurn: () => void = () => {}, sessionStore?: SessionStore) {
   return defineAgent({
     info: agentInfo,
+    ...(sessionStore ? { sessionStore } : {}),
     async prompt(turn) {
       const count = chunksAsked(turn.text);
       const reply = turn.message();

@@ -25,6 +25,17 @@ export interface RowSpec {
   layer?: boolean;
 }
 
+/**
+ * What a side needs from its environment (a database, for example). Without it the side is not
+ * run and each row reading it prints `skipped: <skipped>` instead of figures; the run goes on.
+ */
+export interface SideNeeds {
+  /** The environment variable that must be set (non-empty). */
+  env: string;
+  /** Why the rows are skipped, as the table says it. */
+  skipped: string;
+}
+
 export interface CaseSpec {
   name: string;
   title: string;
@@ -37,6 +48,8 @@ export interface CaseSpec {
   /** Environment additions for the side processes. */
   env?: Record<string, string>;
   sides: string[];
+  /** Sides that run only where their environment has what they need. */
+  needs?: Record<string, SideNeeds>;
   /** Rounds in a full run (default 5); `--quick` runs one. */
   rounds?: number;
   rows: RowSpec[];

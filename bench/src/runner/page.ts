@@ -28,7 +28,7 @@ function caseTable(result: CaseResult): string[] {
   for (const row of result.rows) {
     const label = row.layer ? `${row.label} _(layer)_` : row.label;
     lines.push(
-      `| ${cell(label)} | ${formatSpread(row.ours, row.unit)} | ${row.theirs ? formatSpread(row.theirs, row.unit) : "—"} | ${row.ratio ? formatRatio(row.ratio) : "—"} | ${formatTarget(row)} | ${formatMet(row)} |`,
+      `| ${cell(label)} | ${row.ours ? formatSpread(row.ours, row.unit) : cell(`skipped: ${row.skipped}`)} | ${row.theirs ? formatSpread(row.theirs, row.unit) : "—"} | ${row.ratio ? formatRatio(row.ratio) : "—"} | ${formatTarget(row)} | ${formatMet(row)} |`,
     );
   }
   return lines;
@@ -39,7 +39,11 @@ function summaryTable(cases: readonly CaseResult[]): string[] {
   for (const result of cases) {
     for (const row of result.rows) {
       if (row.target === undefined) continue;
-      const value = row.ratio ? `${row.ratio.median.toFixed(2)}×` : formatSpread(row.ours, row.unit);
+      const value = row.ratio
+        ? `${row.ratio.median.toFixed(2)}×`
+        : row.ours
+          ? formatSpread(row.ours, row.unit)
+          : cell(`skipped: ${row.skipped}`);
       lines.push(
         `| ${result.name} | ${cell(row.layer ? `${row.label} (layer)` : row.label)} | ${value} | ${formatTarget(row)} | ${formatMet(row)} |`,
       );

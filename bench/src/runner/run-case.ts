@@ -13,6 +13,16 @@ export interface RunOptions {
   progress?: (line: string) => void;
   /** Where case scripts live (tests point it at fixtures). */
   casesDir?: URL;
+  /** The environment the sides' needs are checked against (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The sides of `spec` whose needs `env` does not meet, each with why it is skipped. */
+export function skippedSides(spec: CaseSpec, env: NodeJS.ProcessEnv): Record<string, string> {
+  const skipped: Record<string, string> = {};
+  for (const [side, needs] of Object.entries(spec.needs ?? {}))
+    if ((env[needs.env] ?? "") === "") skipped[side] = needs.skipped;
+  return skipped;
 }
 
 const CASES_DIR = new URL("../cases/", import.meta.url);
@@ -45,10 +55,13 @@ export function runSideProcess(script: string, side: string, spec: CaseSpec, qui
 export async function runCase(spec: CaseSpec, options: RunOptions): Promise<CaseResult> {
   const script = fileURLToPath(new URL(spec.script, options.casesDir ?? CASES_DIR));
   const count = options.rounds ?? (options.quick ? 1 : (spec.rounds ?? 5));
+  const skipped = skippedSides(spec, options.env ?? process.env);
+  const sides = spec.sides.filter((side) => skipped[side] === undefined);
+  for (const [side, why] of Object.entries(skipped)) options.progress?.(`${spec.name}: ${side} skipped: ${why}`);
   const started = performance.now();
   const rounds: Round[] = [];
-  for (let r = 0; r < count; r++) {
-    const order = r % 2 === 0 ? spec.sides : [...spec.sides].reverse();
+  for (let r = 0; r < count && sides.length > 0; r++) {
+    const order = r % 2 === 0 ? sides : [...sides].reverse();
     const round: Round = {};
     for (const side of order) {
       options.progress?.(`${spec.name}: round ${r + 1}/${count}, ${side}`);
@@ -56,5 +69,5 @@ export async function runCase(spec: CaseSpec, options: RunOptions): Promise<Case
     }
     rounds.push(round);
   }
-  return summarizeCase(spec, rounds, (performance.now() - started) / 1000);
+  return summarizeCase(spec, rounds, (performance.now() - started) / 1000, skipped);
 }

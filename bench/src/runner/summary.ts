@@ -17,13 +17,18 @@ export interface RowResult {
   unit: string;
   better: "higher" | "lower";
   layer: boolean;
-  ours: Spread;
+  /** Whether the row compares `ours` with `theirs` (its target is then a ratio). */
+  compared: boolean;
+  /** Absent when the row is skipped. */
+  ours?: Spread;
   theirs?: Spread;
   /** Median of the per-round `ours / theirs` (rounds alternate, so each round's pair shares a moment). */
   ratio?: Spread;
   target?: number;
-  /** Whether the target is met by the median (`undefined` without a target). */
+  /** Whether the target is met by the median (`undefined` without a target or when skipped). */
   met?: boolean;
+  /** Why the row has no figures: a side it reads could not run here (see `CaseSpec.needs`). */
+  skipped?: string;
 }
 
 export interface CaseResult {
@@ -61,15 +66,24 @@ function meets(value: number, target: number, better: "higher" | "lower"): boole
   return better === "higher" ? value >= target : value <= target;
 }
 
-export function summarizeRow(spec: RowSpec, rounds: readonly Round[]): RowResult {
-  const ours = pick(rounds, spec.ours);
-  const row: RowResult = {
+/** `skipped`: the sides that did not run, each with why (their rows carry it instead of figures). */
+export function summarizeRow(
+  spec: RowSpec,
+  rounds: readonly Round[],
+  skipped: Readonly<Record<string, string>> = {},
+): RowResult {
+  const base = {
     label: spec.label,
     unit: spec.unit,
     better: spec.better,
     layer: spec.layer ?? false,
-    ours: spread(ours),
+    compared: spec.theirs !== undefined,
   };
+  const why = skipped[spec.ours.side] ?? (spec.theirs && skipped[spec.theirs.side]);
+  if (why !== undefined)
+    return { ...base, ...(spec.target === undefined ? {} : { target: spec.target }), skipped: why };
+  const ours = pick(rounds, spec.ours);
+  const row: RowResult = { ...base, ours: spread(ours) };
   if (spec.theirs) {
     const theirs = pick(rounds, spec.theirs);
     row.theirs = spread(theirs);
@@ -77,19 +91,24 @@ export function summarizeRow(spec: RowSpec, rounds: readonly Round[]): RowResult
   }
   if (spec.target !== undefined) {
     row.target = spec.target;
-    row.met = meets((row.ratio ?? row.ours).median, spec.target, spec.better);
+    row.met = meets((row.ratio ?? (row.ours as Spread)).median, spec.target, spec.better);
   }
   return row;
 }
 
-export function summarizeCase(spec: CaseSpec, rounds: readonly Round[], elapsedSeconds: number): CaseResult {
+export function summarizeCase(
+  spec: CaseSpec,
+  rounds: readonly Round[],
+  elapsedSeconds: number,
+  skipped: Readonly<Record<string, string>> = {},
+): CaseResult {
   return {
     name: spec.name,
     title: spec.title,
     what: spec.what,
     rounds: rounds.length,
     sides: spec.sides,
-    rows: spec.rows.map((row) => summarizeRow(row, rounds)),
+    rows: spec.rows.map((row) => summarizeRow(row, rounds, skipped)),
     elapsedSeconds,
   };
 }

@@ -21,10 +21,11 @@ export function formatRatio(s: Spread): string {
 export function formatTarget(row: RowResult): string {
   if (row.target === undefined) return "—";
   const sign = row.better === "higher" ? "≥" : "≤";
-  return row.ratio ? `${sign} ${row.target}×` : `${sign} ${formatNumber(row.target)} ${row.unit}`;
+  return row.compared ? `${sign} ${row.target}×` : `${sign} ${formatNumber(row.target)} ${row.unit}`;
 }
 
 export function formatMet(row: RowResult): string {
+  if (row.skipped !== undefined) return "skipped";
   if (row.met === undefined) return "—";
   return row.met ? "met" : "NOT met";
 }
@@ -38,7 +39,7 @@ export function tableRows(results: readonly CaseResult[]): string[][] {
       rows.push([
         result.name,
         row.layer ? `${row.label} [layer]` : row.label,
-        formatSpread(row.ours, row.unit),
+        row.ours ? formatSpread(row.ours, row.unit) : `skipped: ${row.skipped}`,
         row.theirs ? formatSpread(row.theirs, row.unit) : "—",
         row.ratio ? formatRatio(row.ratio) : "—",
         formatTarget(row),

@@ -1,4 +1,5 @@
-// What the store benchmarks share: the stores under test, fresh ones on demand, and the workload.
+// What the store cases (../cases/store-*.ts) share: the stores under test, fresh ones on demand,
+// and the workload.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,15 +10,14 @@ import { FileSessionStore } from "@acp-kit/session-store-file";
 import { PostgresSessionStore } from "@acp-kit/session-store-postgres";
 import pg from "pg";
 
-/** `file` syncs at each turn end (its default durability); `file-nosync` never syncs (its CPU cost alone). */
-export type StoreKind = "memory" | "file" | "file-nosync" | "postgres";
+/** `file` is the file store with its default durability (a sync at each turn end). */
+export type StoreKind = "memory" | "file" | "postgres";
 
-/** PostgreSQL comes from ACP_KIT_PG_URL (`source .ci/postgres.sh && start_test_postgres`). */
-export const PG_URL = process.env.ACP_KIT_PG_URL;
-export const KINDS: StoreKind[] = PG_URL
-  ? ["memory", "file", "file-nosync", "postgres"]
-  : ["memory", "file", "file-nosync"];
-if (!PG_URL) process.stderr.write("ACP_KIT_PG_URL is not set: the postgres store is left out\n");
+/**
+ * PostgreSQL comes from ACP_KIT_PG_URL (`source .ci/postgres.sh && start_test_postgres`); the
+ * runner skips the postgres sides without it (../cases.ts).
+ */
+const PG_URL = process.env.ACP_KIT_PG_URL;
 
 export interface Place {
   kind: StoreKind;
@@ -32,20 +32,20 @@ export async function freshPlace(kind: StoreKind): Promise<Place> {
     const store = new InMemorySessionStore();
     return { kind, open: () => store, remove: async () => {} };
   }
-  if (kind === "file" || kind === "file-nosync") {
+  if (kind === "file") {
     const dir = mkdtempSync(join(tmpdir(), "acp-bench-store-"));
-    const durability = kind === "file" ? "turn" : "none";
     return {
       kind,
-      open: () => new FileSessionStore({ dir, durability }),
+      open: () => new FileSessionStore({ dir }),
       remove: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
+  if (PG_URL === undefined || PG_URL === "") throw new Error("the postgres side needs ACP_KIT_PG_URL");
   const schema = `acp_bench_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(PG_URL as string);
+  const url = new URL(PG_URL);
   url.searchParams.set("options", `-c search_path=${schema}`);
   return {
     kind,

@@ -205,6 +205,22 @@ describe("FileSessionStore retention", () => {
     expect(store.list({ limit: 10 }).sessions.map((s) => s.sessionId)).toEqual(["c", "a"]);
   });
 
+  it("keeps a session opened twice open until its last opening is released", () => {
+    const store = open({ dir: tempDir(), maxSessions: 1 });
+    const ids = () => store.list({ limit: 10 }).sessions.map((s) => s.sessionId);
+    store.create(record("a"));
+    store.claim("a");
+    store.claim("a"); // the same session opened on a second connection of this process
+    store.release("a");
+    store.create(record("b"));
+    // Still open on the second connection: retention keeps it, and it goes on recording.
+    expect(ids()).toEqual(["b", "a"]);
+    store.appendUpdate("a", chunk("m1", "still open"));
+    expect(store.history("a")).toMatchObject([{ messageId: "m1", content: [{ text: "still open" }] }]);
+    store.release("a");
+    expect(ids()).toEqual(["b"]);
+  });
+
   it("deletes sessions closed for longer than the TTL, never open ones", () => {
     let now = 1_000_000;
     let store = open({ dir: tempDir(), closedSessionTtlMs: 1000, now: () => now });

@@ -9,7 +9,7 @@ import type { SessionUpdate } from "@acp-kit/protocol";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrate, PostgresSessionStore } from "../src/index.js";
+import { lockKey, migrate, PostgresSessionStore } from "../src/index.js";
 import { freshSchema, skipWithoutPostgres } from "./support/postgres.js";
 
 function record(sessionId: string, cwd = "/w"): SessionRecord {
@@ -184,6 +184,34 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
         { timeout: 5000 },
       )
       .toBe("claimed");
+  });
+
+  it("holds one advisory lock per session however often it is opened, until the last release", async () => {
+    const a = open();
+    const b = open();
+    const s = id("openings");
+    await a.create(record(s));
+    // The session's advisory lock as pg_locks shows it (one row per holder, however often taken).
+    const key = BigInt.asUintN(64, BigInt(lockKey(s)));
+    const holders = async () => {
+      const { rows } = await pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted
+         AND classid = $1 AND objid = $2 AND objsubid = 1`,
+        [(key >> 32n).toString(), (key & 0xffffffffn).toString()],
+      );
+      return Number(rows[0]?.n);
+    };
+    await a.claim(s);
+    await a.claim(s); // the same session opened on a second connection of this process
+    expect(await holders()).toBe(1);
+    await a.release(s);
+    expect(await holders()).toBe(1);
+    await expect(b.claim(s)).rejects.toThrow(SessionBusyError);
+    await a.release(s);
+    // Gone, not merely decremented: PostgreSQL stacks a lock taken twice, so one unlock would not do.
+    expect(await holders()).toBe(0);
+    await b.claim(s);
+    await b.release(s);
   });
 
   it("a claim waits up to lockWaitMs for the holder to let go", async () => {

@@ -1,0 +1,49 @@
+// Case store-stream: the stdio-turn case's `ours` stacks (one prompt turn of 50,000
+// agent_message_chunk updates over stdio, `defineAgent` agent, `connectToAgent` client iterating
+// the turn), with the agent's sessions in
+//   memory        the default InMemorySessionStore
+//   file          FileSessionStore in a temp directory (defaults: one write per line, a sync per turn end)
+//   file-batched  the same with `batchWrites` (one write per event-loop turn)
+// A 5,000-chunk warm-up turn first, as in stdio-turn.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnAgent } from "@acp-kit/transport-stdio";
+import { oursTurnClient } from "../full/ours-client.js";
+import { AgentRss } from "../full/stdio-spawn.js";
+import { type Figures, quick, runSide } from "./side.js";
+
+const CHUNKS = quick ? 2_000 : 50_000;
+const WARMUP = quick ? 200 : 5_000;
+const agentFile = fileURLToPath(new URL("../stores/stream-agent.ts", import.meta.url));
+
+async function measure(store: "memory" | "file" | "file-batched"): Promise<Figures> {
+  const dir = store === "memory" ? undefined : mkdtempSync(join(tmpdir(), "acp-bench-stream-"));
+  const env = {
+    ...process.env,
+    ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}),
+    ACP_BENCH_BATCH: store === "file-batched" ? "1" : "0",
+  };
+  const rss = new AgentRss();
+  const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { env, stderr: (line) => rss.line(line) });
+  try {
+    const client = await oursTurnClient(child.transport);
+    await client.turn(WARMUP);
+    const started = performance.now();
+    const received = await client.turn(CHUNKS);
+    const seconds = (performance.now() - started) / 1000;
+    await client.close();
+    if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
+    return { msgPerSec: CHUNKS / seconds };
+  } finally {
+    await child.shutdown();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await runSide({
+  memory: () => measure("memory"),
+  file: () => measure("file"),
+  "file-batched": () => measure("file-batched"),
+});
