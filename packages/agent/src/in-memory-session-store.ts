@@ -7,13 +7,8 @@
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
 import { HistoryFold } from "./history.js";
 import { ClosedSessions, type SessionRetention } from "./session-limits.js";
-import {
-  InvalidCursorError,
-  type ListSessionsPage,
-  type ListSessionsQuery,
-  type SessionRecord,
-  type SessionStore,
-} from "./session-store.js";
+import { listSessionsPage } from "./session-list.js";
+import type { ListSessionsPage, ListSessionsQuery, SessionRecord, SessionStore } from "./session-store.js";
 
 interface Entry {
   record: SessionRecord;
@@ -21,9 +16,6 @@ interface Entry {
   seq: number;
   history: HistoryFold;
 }
-
-const CURSOR_PREFIX = "after:";
-const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 
 export class InMemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
@@ -77,23 +69,8 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   list(query: ListSessionsQuery): ListSessionsPage {
-    let afterSeq = Number.POSITIVE_INFINITY;
-    if (query.cursor !== undefined) {
-      const match = CURSOR_PATTERN.exec(query.cursor);
-      const seq = match === null ? Number.NaN : Number(match[1]);
-      if (!Number.isSafeInteger(seq)) throw new InvalidCursorError(query.cursor);
-      afterSeq = seq;
-    }
-    // Newest first; a cursor is the creation number of the last session on the previous page,
-    // so deleting or adding sessions between pages never repeats or skips the remaining ones.
-    const matching = [...this.#sessions.values()]
-      .filter((e) => e.seq < afterSeq && (query.cwd === undefined || e.record.cwd === query.cwd))
-      .sort((a, b) => b.seq - a.seq);
-    const page = matching.slice(0, query.limit);
-    const last = page.at(-1);
-    const result: ListSessionsPage = { sessions: page.map((e) => toSessionInfo(e.record)) };
-    if (matching.length > page.length && last !== undefined) result.nextCursor = `${CURSOR_PREFIX}${last.seq}`;
-    return result;
+    const listed = [...this.#sessions.values()].map((e) => ({ seq: e.seq, cwd: e.record.cwd, record: e.record }));
+    return listSessionsPage(listed, query, (e) => toSessionInfo(e.record));
   }
 
   delete(sessionId: string): void {

@@ -42,6 +42,7 @@ export {
   type SessionLimits,
   type SessionRetention,
 } from "./session-limits.js";
+export { type ListedSession, listSessionsPage } from "./session-list.js";
 export {
   InvalidCursorError,
   type LastStop,
