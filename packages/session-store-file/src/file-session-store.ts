@@ -8,13 +8,13 @@
  * Every call is synchronous: when it returns, its line is in the kernel, so a `kill -9` cannot
  * lose it (with `batchWrites`, the lines of one event-loop turn go in one write at its end).
  * `durability` decides when lines are also forced to the disk (a power loss). History is folded
- * with `compactHistory` (shared with `@acp-kit/agent`): once a log is 4× its size after its
+ * as appended with `HistoryFold` (shared with `@acp-kit/agent`): once a log is 4× its size after its
  * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
-  compactHistory,
+  HistoryFold,
   InvalidCursorError,
   type ListSessionsPage,
   type ListSessionsQuery,
@@ -57,8 +57,15 @@ export interface FileSessionStoreOptions {
 
 interface Loaded {
   record: SessionRecord;
-  history: SessionUpdate[];
+  /** Folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
+  history: HistoryFold;
   log: LogAppender;
+}
+
+function foldOf(history: readonly SessionUpdate[]): HistoryFold {
+  const fold = new HistoryFold();
+  for (const update of history) fold.append(update);
+  return fold;
 }
 
 /**
@@ -143,7 +150,7 @@ export class FileSessionStore implements SessionStore {
       file,
       ...indexFields(copy),
     });
-    this.#remember(record.sessionId, { record: copy, history: [], log: this.#appender(path, bytes) });
+    this.#remember(record.sessionId, { record: copy, history: new HistoryFold(), log: this.#appender(path, bytes) });
     this.#applyRetention(record.sessionId);
     this.#saveIndex();
   }
@@ -173,8 +180,9 @@ export class FileSessionStore implements SessionStore {
   appendUpdate(sessionId: string, update: SessionUpdate): void {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
-    loaded.history.push(update);
+    // The line first: the fold keeps (and may later patch) objects of `update`.
     loaded.log.append(updateLine(update), this.#batched);
+    loaded.history.append(update);
     if (this.durability === "append") loaded.log.sync();
     // Within a run only a runaway log is compacted (a compaction syncs the disk).
     this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
@@ -182,7 +190,7 @@ export class FileSessionStore implements SessionStore {
 
   history(sessionId: string): readonly SessionUpdate[] {
     const loaded = this.#load(sessionId);
-    return loaded === undefined ? [] : compactHistory(loaded.history);
+    return loaded === undefined ? [] : loaded.history.updates();
   }
 
   list(query: ListSessionsQuery): ListSessionsPage {
@@ -318,7 +326,7 @@ export class FileSessionStore implements SessionStore {
       this.#logger?.warn?.("Skipped unreadable lines in a session log", { path, lines: log.skipped });
     const loaded: Loaded = {
       record: log.record,
-      history: log.history,
+      history: foldOf(log.history),
       log: this.#appender(path, log.bytes),
     };
     this.#remember(sessionId, loaded);
@@ -340,8 +348,7 @@ export class FileSessionStore implements SessionStore {
   #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
     const { log } = loaded;
     if (log.bytes < Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth)) return;
-    loaded.history = compactHistory(loaded.history);
-    log.rewrite(loaded.record, loaded.history, this.durability !== "none");
+    log.rewrite(loaded.record, loaded.history.updates(), this.durability !== "none");
   }
 
   #appender(path: string, bytes: number): LogAppender {
