@@ -15,9 +15,9 @@ import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   HistoryFold,
-  InvalidCursorError,
   type ListSessionsPage,
   type ListSessionsQuery,
+  listSessionsPage,
   type SessionRecord,
   type SessionStore,
 } from "@acp-kit/agent";
@@ -88,8 +88,6 @@ const COMPACTION_GROWTH = 4;
 const RUNAWAY_GROWTH = 16;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
-const CURSOR_PREFIX = "after:";
-const CURSOR_PATTERN = /^after:(\d{1,15})$/;
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
 
 function fileNameFor(sessionId: string): string {
@@ -194,21 +192,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   list(query: ListSessionsQuery): ListSessionsPage {
-    let afterSeq = Number.POSITIVE_INFINITY;
-    if (query.cursor !== undefined) {
-      const match = CURSOR_PATTERN.exec(query.cursor);
-      const seq = match === null ? Number.NaN : Number(match[1]);
-      if (!Number.isSafeInteger(seq)) throw new InvalidCursorError(query.cursor);
-      afterSeq = seq;
-    }
-    const matching = [...this.#index.values()]
-      .filter((e) => e.seq < afterSeq && (query.cwd === undefined || e.cwd === query.cwd))
-      .sort((a, b) => b.seq - a.seq);
-    const page = matching.slice(0, query.limit);
-    const last = page.at(-1);
-    const result: ListSessionsPage = { sessions: page.map(toSessionInfo) };
-    if (matching.length > page.length && last !== undefined) result.nextCursor = `${CURSOR_PREFIX}${last.seq}`;
-    return result;
+    return listSessionsPage(this.#index.values(), query, toSessionInfo);
   }
 
   delete(sessionId: string): void {
