@@ -3,8 +3,9 @@
  * update that opens it to the idle that ends it. See docs/turn-model.md.
  */
 import type { SessionUpdate } from "@acp-kit/protocol";
+import { ProgressControl, ProgressHandle } from "./progress.js";
 import type { TurnControl, TurnResult, WorkProgress } from "./turn.js";
-import { type FeedLimits, type FeedPressure, UpdateFeed } from "./update-feed.js";
+import type { FeedLimits, FeedPressure, UpdateFeed } from "./update-feed.js";
 
 /**
  * `pending`: opened by a user message inserted while idle, `running` not reported yet;
@@ -40,9 +41,8 @@ export interface ForegroundWork extends WorkProgress {
 }
 
 /** The session-side controls of a work. */
-export class WorkControl {
+export class WorkControl extends ProgressControl {
   readonly id: string;
-  readonly feed: UpdateFeed;
   readonly handle: ForegroundWork;
   state: WorkState;
   startedBy: "prompt" | "agent" | undefined;
@@ -54,16 +54,10 @@ export class WorkControl {
   readonly toolCalls = new Set<string>();
   /** Prompt handles bound to this work. */
   readonly turns = new Set<TurnControl>();
-  result: TurnResult | undefined;
-  cancelRequested = false;
   /** Known to have been started by a prompt of this client. */
   ours = false;
   /** Handed to the `onForegroundWork` listeners. */
   reported = false;
-  settled = false;
-  readonly done: Promise<TurnResult>;
-  #resolve!: (result: TurnResult) => void;
-  #reject!: (error: unknown) => void;
 
   constructor(
     sessionId: string,
@@ -73,16 +67,11 @@ export class WorkControl {
     limits: FeedLimits,
     pressure: FeedPressure,
   ) {
+    super(limits, pressure);
     this.id = id;
     this.state = state;
-    this.feed = new UpdateFeed(limits, pressure);
     // Until it is known whether a prompt of ours started it, keep its updates for the listener.
     this.feed.hold();
-    this.done = new Promise<TurnResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.done.catch(() => {});
     this.handle = new WorkHandle(sessionId, this, cancel);
   }
 
@@ -103,32 +92,17 @@ export class WorkControl {
     for (const turn of this.turns) turn.feed.push(update);
   }
 
-  settle(result: TurnResult): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.state = "idle";
-    this.result = this.cancelRequested && result.stopReason === undefined ? { stopReason: "cancelled" } : result;
-    this.feed.end();
-    this.#resolve(this.result);
-  }
-
-  fail(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.feed.end(error);
-    this.#reject(error);
+  protected override ending(failed: boolean): void {
+    if (!failed) this.state = "idle";
   }
 }
 
-class WorkHandle implements ForegroundWork {
-  readonly sessionId: string;
+class WorkHandle extends ProgressHandle implements ForegroundWork {
   readonly #control: WorkControl;
-  readonly #cancel: () => Promise<void>;
 
   constructor(sessionId: string, control: WorkControl, cancel: () => Promise<void>) {
-    this.sessionId = sessionId;
+    super(sessionId, control, cancel);
     this.#control = control;
-    this.#cancel = cancel;
   }
 
   get id(): string {
@@ -145,21 +119,6 @@ class WorkHandle implements ForegroundWork {
   }
   get result(): TurnResult | undefined {
     return this.#control.result;
-  }
-  get done(): Promise<TurnResult> {
-    return this.#control.done;
-  }
-  get isDone(): boolean {
-    return this.#control.settled;
-  }
-  get updates(): AsyncIterable<SessionUpdate> {
-    return this.#control.feed;
-  }
-  cancel(): Promise<void> {
-    return this.#control.settled ? Promise.resolve() : this.#cancel();
-  }
-  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
-    return this.#control.feed[Symbol.asyncIterator]();
   }
 }
 

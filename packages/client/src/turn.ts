@@ -5,7 +5,8 @@
  */
 import type { AcpErrorObject, ReceivedStopReason, SessionUpdate } from "@acp-kit/protocol";
 import type { ForegroundWork, WorkControl } from "./foreground-work.js";
-import { type FeedLimits, type FeedPressure, UpdateFeed } from "./update-feed.js";
+import { ProgressControl, ProgressHandle } from "./progress.js";
+import type { FeedLimits, FeedPressure } from "./update-feed.js";
 
 /** Why foreground work stopped, as received: ACP's reasons, `_`-prefixed custom ones, or a newer peer's. */
 export type StopReason = ReceivedStopReason;
@@ -75,10 +76,8 @@ export interface Turn extends WorkProgress {
 type Candidate = { work: WorkControl; update: SessionUpdate };
 
 /** The session-side controls of a prompt handle. */
-export class TurnControl {
-  readonly feed: UpdateFeed;
+export class TurnControl extends ProgressControl {
   readonly handle: Turn;
-  readonly done: Promise<TurnResult>;
   readonly accepted: Promise<string>;
   /** The response arrived with this id. */
   messageId: string | undefined;
@@ -87,29 +86,20 @@ export class TurnControl {
   work: WorkControl | undefined;
   /** A work that ended after acceptance while the echo was missing: the fallback binding. */
   fallbackWork: WorkControl | undefined;
-  cancelRequested = false;
-  settled = false;
   /** Updates of works this unbound handle may still be bound to (only while iterated). */
   #candidates: Candidate[] = [];
   readonly #candidateCap: number;
-  #resolve!: (result: TurnResult) => void;
-  #reject!: (error: unknown) => void;
   #resolveAccepted!: (id: string) => void;
   #rejectAccepted!: (error: unknown) => void;
 
   constructor(sessionId: string, cancel: () => Promise<void>, limits: FeedLimits, pressure: FeedPressure) {
-    this.feed = new UpdateFeed(limits, pressure);
+    super(limits, pressure);
     this.#candidateCap = limits.highWaterMark;
-    this.done = new Promise<TurnResult>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
     this.accepted = new Promise<string>((resolve, reject) => {
       this.#resolveAccepted = resolve;
       this.#rejectAccepted = reject;
     });
-    // Nobody has to await these: a rejection must not surface as an unhandled one.
-    this.done.catch(() => {});
+    // Nobody has to await it: a rejection must not surface as an unhandled one.
     this.accepted.catch(() => {});
     this.handle = new TurnHandle(sessionId, this, cancel);
   }
@@ -145,33 +135,18 @@ export class TurnControl {
     this.#rejectAccepted(error);
   }
 
-  settle(result: TurnResult): void {
-    if (this.settled) return;
-    this.settled = true;
+  protected override ending(failed: boolean, error?: unknown): void {
     this.#candidates = [];
-    this.feed.end();
-    this.#resolve(this.cancelRequested && result.stopReason === undefined ? { stopReason: "cancelled" } : result);
-  }
-
-  fail(error: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.#candidates = [];
-    this.#rejectAccepted(error);
-    this.feed.end(error);
-    this.#reject(error);
+    if (failed) this.#rejectAccepted(error);
   }
 }
 
-class TurnHandle implements Turn {
-  readonly sessionId: string;
+class TurnHandle extends ProgressHandle implements Turn {
   readonly #control: TurnControl;
-  readonly #cancel: () => Promise<void>;
 
   constructor(sessionId: string, control: TurnControl, cancel: () => Promise<void>) {
-    this.sessionId = sessionId;
+    super(sessionId, control, cancel);
     this.#control = control;
-    this.#cancel = cancel;
   }
 
   get accepted(): Promise<string> {
@@ -180,23 +155,8 @@ class TurnHandle implements Turn {
   get messageId(): Promise<string> {
     return this.#control.accepted;
   }
-  get done(): Promise<TurnResult> {
-    return this.#control.done;
-  }
-  get isDone(): boolean {
-    return this.#control.settled;
-  }
   get work(): ForegroundWork | undefined {
     return this.#control.work?.handle;
-  }
-  get updates(): AsyncIterable<SessionUpdate> {
-    return this.#control.feed;
-  }
-  cancel(): Promise<void> {
-    return this.#control.settled ? Promise.resolve() : this.#cancel();
-  }
-  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
-    return this.#control.feed[Symbol.asyncIterator]();
   }
 }
 
