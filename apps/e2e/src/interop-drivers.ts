@@ -129,22 +129,31 @@ export const acpKitClient: ClientDriver = {
   },
 };
 
+/**
+ * The official SDK's message stream to `target`, as its documentation builds one: NDJSON over a
+ * spawned agent's stdio, or its WebSocket client. Its v1 and v2 APIs take the same stream.
+ */
+export function openSdkStream(target: AgentTarget): { child: TestProcess | undefined; stream: acp.Stream } {
+  if (target.transport !== "stdio") {
+    return {
+      child: undefined,
+      stream: createWebSocketStream(target.url, { WebSocket: WebSocket as never }) as acp.Stream,
+    };
+  }
+  const child = startProcess(target.command, target.args, { captureStdout: false });
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
+  );
+  return { child, stream };
+}
+
 // ---- the official SDK's v2 client -------------------------------------------------------------
 
 export const sdkClient: ClientDriver = {
   name: "SDK client",
   async open(target, cwd) {
-    let child: TestProcess | undefined;
-    let stream: acp.Stream;
-    if (target.transport === "stdio") {
-      child = startProcess(target.command, target.args, { captureStdout: false });
-      stream = acp.ndJsonStream(
-        Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
-      );
-    } else {
-      stream = createWebSocketStream(target.url, { WebSocket: WebSocket as never }) as acp.Stream;
-    }
+    const { child, stream } = openSdkStream(target);
     let current: TurnReport | undefined;
     const app = acp.client({ name: "interop-sdk-client" }).onRequest("session/request_permission", ({ params }) => {
       current?.permissions.push(params as unknown as RequestPermissionRequest);

@@ -3,16 +3,12 @@
  * the official SDK's v1 agent, and the official SDK's v1 client (its package root API) driving
  * our sample agent. Each runs the same checks and reports what it saw; the test asserts.
  */
-import { Readable, Writable } from "node:stream";
 import { type AcpClient, type ClientSession, connectToAgent, type SessionSnapshot } from "@acp-kit/client";
 import type { RequestPermissionRequest, Transport } from "@acp-kit/protocol";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import * as acp from "@agentclientprotocol/sdk";
-import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
-import { WebSocket } from "ws";
-import type { AgentTarget } from "./interop-drivers.js";
-import { startProcess, type TestProcess } from "./processes.js";
+import { type AgentTarget, openSdkStream } from "./interop-drivers.js";
 
 const INFO = { name: "interop-v1-client", version: "0" };
 
@@ -175,17 +171,9 @@ export const sdkV1Client: V1CellDriver = {
   name: "SDK v1 client",
   agent: "acp-kit sample agent",
   async open(target, cwd) {
-    let child: TestProcess | undefined;
-    let stream: acp.Stream;
-    if (target.transport === "stdio") {
-      child = startProcess(target.command, target.args, { captureStdout: false });
-      stream = acp.ndJsonStream(
-        Writable.toWeb(child.child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.child.stdout) as ReadableStream<Uint8Array>,
-      );
-    } else {
-      stream = createWebSocketStream(target.url, { WebSocket: WebSocket as never }) as unknown as acp.Stream;
-    }
+    const opened = openSdkStream(target);
+    const child = opened.child;
+    const stream = opened.stream as unknown as acp.Stream;
     let updates: V1Update[] = [];
     let permissions = 0;
     let onChunk: (() => void) | undefined;
