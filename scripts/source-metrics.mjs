@@ -1,0 +1,98 @@
+// Counts what the architecture budgets in docs/architecture.md are about: type assertions in
+// hand-written library source, the longest hand-written file, and the protocol root's exports.
+// `node scripts/source-metrics.mjs` prints the figures; `--check` fails when a budget is exceeded.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+
+const root = new URL("..", import.meta.url).pathname;
+const LIBRARY = [
+  "agent",
+  "client",
+  "protocol",
+  "transport-stdio",
+  "transport-ws",
+  "testkit",
+  "cli",
+  "session-store-file",
+  "session-store-postgres",
+];
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name === "generated" || name === "node_modules" || name === "dist" || name === "test") continue;
+      out.push(...sourceFiles(path));
+    } else if (/\.tsx?$/.test(name) && !/\.(test|test-d|bench)\.tsx?$/.test(name) && !name.endsWith(".d.ts")) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function casts(file) {
+  const text = readFileSync(file, "utf8");
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found = [];
+  const visit = (node) => {
+    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) {
+      const type = node.type.getText(sf);
+      if (type !== "const") {
+        const inner = node.expression;
+        const doubled =
+          (ts.isAsExpression(inner) || ts.isTypeAssertionExpression(inner)) && inner.type.getText(sf) === "unknown";
+        const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+        // `x as unknown as T` is one double cast, counted once, as the outer node.
+        if (!(type === "unknown" && ts.isAsExpression(node.parent) && node.parent.expression === node)) {
+          found.push({ line, type, doubled });
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return { found, lines: text.split("\n").length };
+}
+
+const report = { doubleCasts: [], castsByPackage: {}, longest: [] };
+for (const pkg of LIBRARY) {
+  const dir = join(root, "packages", pkg, "src");
+  let count = 0;
+  for (const file of sourceFiles(dir)) {
+    const { found, lines } = casts(file);
+    const rel = relative(root, file);
+    report.longest.push({ file: rel, lines });
+    for (const c of found) {
+      if (c.doubled) report.doubleCasts.push(`${rel}:${c.line}`);
+      else count++;
+    }
+  }
+  report.castsByPackage[pkg] = count;
+}
+for (const file of sourceFiles(join(root, "tools"))) {
+  report.longest.push({ file: relative(root, file), lines: casts(file).lines });
+}
+report.longest.sort((a, b) => b.lines - a.lines);
+
+const indexPath = join(root, "packages/protocol/src/index.ts");
+const program = ts.createProgram([indexPath], {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  noEmit: true,
+});
+const checker = program.getTypeChecker();
+const indexSf = program.getSourceFile(indexPath);
+const rootExports = indexSf ? checker.getExportsOfModule(checker.getSymbolAtLocation(indexSf)).length : -1;
+
+const agentClient = report.castsByPackage.agent + report.castsByPackage.client;
+console.log(`"as unknown as" outside tests: ${report.doubleCasts.length}`);
+for (const at of report.doubleCasts) console.log(`  ${at}`);
+console.log(`other casts by package: ${JSON.stringify(report.castsByPackage)}`);
+console.log(`other casts in agent + client: ${agentClient}`);
+console.log(`longest hand-written files:`);
+for (const f of report.longest.slice(0, 8)) console.log(`  ${f.lines} ${f.file}`);
+console.log(`protocol root exports: ${rootExports}`);
