@@ -244,28 +244,42 @@ export const cancelScenario: Scenario = {
   },
 };
 
+/**
+ * Opens a session and sends the permission prompt with permissions held; resolves once the agent
+ * asks for one, or calls `skip` with the reason and resolves undefined when it never does.
+ */
+async function promptUntilPermissionRequest(ctx: ScenarioContext, skip: (reason: string) => void) {
+  const { sessionId } = await open(ctx);
+  const { client, options } = ctx;
+  client.permissions = "hold";
+  const call = client.prompt(sessionId, options.permissionPrompt);
+  const request = await client.log.waitFor((e) => e.from === "agent" && is.request("session/request_permission")(e), {
+    after: call.request.seq,
+    timeoutMs: options.turnTimeoutMs,
+  });
+  if (request === undefined) {
+    skip(`no session/request_permission for ${JSON.stringify(options.permissionPrompt)}`);
+    client.permissions = "allow";
+    return undefined;
+  }
+  return { sessionId, call, request };
+}
+
 export const permissionScenario: Scenario = {
   name: "permission",
   description: "a turn that asks for a permission, answered after requires_action",
   async run(ctx) {
-    const { sessionId } = await open(ctx);
-    const { client, options } = ctx;
-    client.permissions = "hold";
-    const call = client.prompt(sessionId, options.permissionPrompt);
-    const request = await client.log.waitFor((e) => e.from === "agent" && is.request("session/request_permission")(e), {
-      after: call.request.seq,
-      timeoutMs: options.turnTimeoutMs,
-    });
-    if (request === undefined) {
+    const held = await promptUntilPermissionRequest(ctx, (reason) =>
       ctx.rows.skip(
         "permission.requested",
         "INFO",
         "the permission prompt makes the agent ask",
-        `no session/request_permission for ${JSON.stringify(options.permissionPrompt)}; use --permission-prompt`,
-      );
-      client.permissions = "allow";
-      return;
-    }
+        `${reason}; use --permission-prompt`,
+      ),
+    );
+    if (held === undefined) return;
+    const { sessionId, call, request } = held;
+    const { client, options } = ctx;
     const params = asMessage(request.message).params as {
       options?: { optionId?: unknown; kind?: unknown }[];
       sessionId?: unknown;
@@ -322,24 +336,17 @@ export const permissionCancelScenario: Scenario = {
   name: "permission-cancel",
   description: "session/cancel while a permission request is pending",
   async run(ctx) {
-    const { sessionId } = await open(ctx);
-    const { client, options } = ctx;
-    client.permissions = "hold";
-    const call = client.prompt(sessionId, options.permissionPrompt);
-    const request = await client.log.waitFor((e) => e.from === "agent" && is.request("session/request_permission")(e), {
-      after: call.request.seq,
-      timeoutMs: options.turnTimeoutMs,
-    });
-    if (request === undefined) {
+    const held = await promptUntilPermissionRequest(ctx, (reason) =>
       ctx.rows.skip(
         "permission-cancel.idle-cancelled",
         "MANDATORY",
         "a cancel during a permission request ends the turn cancelled",
-        `no session/request_permission for ${JSON.stringify(options.permissionPrompt)}`,
-      );
-      client.permissions = "allow";
-      return;
-    }
+        reason,
+      ),
+    );
+    if (held === undefined) return;
+    const { sessionId, call } = held;
+    const { client, options } = ctx;
     await client.cancel(sessionId);
     const cancelAt = client.log.lastSeq;
     // As a client must: the pending permission is answered `cancelled`.
