@@ -5,6 +5,7 @@
  * first update went out when they were created) and dropped only after their final status /
  * `exitStatus` was sent.
  */
+import type { BackgroundWork as BackgroundItem } from "@acp-kit/protocol";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { Detached, ToolCallBuilder } from "./builders/tool-call.js";
 import type { UpdateOwner } from "./update-owner.js";
@@ -15,7 +16,7 @@ export interface BackgroundHost {
   /** The session: what background items report through. */
   readonly owner: UpdateOwner;
   /** Sends a state snapshot (the current state) with this background list. */
-  sendSnapshot(background: Record<string, string>[]): void;
+  sendSnapshot(background: BackgroundItem[]): void;
 }
 
 export class BackgroundWork {
@@ -80,9 +81,9 @@ export class BackgroundWork {
   }
 
   /** The `background` field of a state_update, or undefined while not reporting. */
-  snapshot(): Record<string, string>[] | undefined {
+  snapshot(): BackgroundItem[] | undefined {
     if (!this.#reporting) return undefined;
-    const list: Record<string, string>[] = [];
+    const list: BackgroundItem[] = [];
     for (const item of this.#items.values()) {
       list.push(
         item.type === "tool_call"
