@@ -31,12 +31,12 @@ export class BackgroundWork {
   /** Lists an item (already announced: created before) and sends the snapshot that lists it. */
   detach(item: Item): Detached {
     this.add(item);
-    this.#host.sendSnapshot(this.snapshot()!);
+    this.#host.sendSnapshot(this.#list());
     return {
       owner: this.#host.owner,
       // After its final status / exitStatus went out: the snapshot that drops it.
       finished: () => {
-        if (this.remove(item.type, item.builder.id)) this.#host.sendSnapshot(this.snapshot()!);
+        if (this.remove(item.type, item.builder.id)) this.#host.sendSnapshot(this.#list());
       },
     };
   }
@@ -82,7 +82,10 @@ export class BackgroundWork {
 
   /** The `background` field of a state_update, or undefined while not reporting. */
   snapshot(): BackgroundItem[] | undefined {
-    if (!this.#reporting) return undefined;
+    return this.#reporting ? this.#list() : undefined;
+  }
+
+  #list(): BackgroundItem[] {
     const list: BackgroundItem[] = [];
     for (const item of this.#items.values()) {
       list.push(

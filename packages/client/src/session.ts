@@ -165,11 +165,11 @@ export class SessionEndpoint {
       },
       store.getSnapshot().state.state === "idle",
     );
-    const runtime = this;
+    const endpoint = this;
     this.session = {
       sessionId,
       get store() {
-        return runtime.store;
+        return endpoint.store;
       },
       prompt: (content, options) => this.prompt(content, options),
       cancel: () => this.cancel(),
@@ -183,7 +183,7 @@ export class SessionEndpoint {
       },
       onForegroundWork: (listener) => disposable(this.#tracker.onWork(listener)),
       get activeWork() {
-        return runtime.#tracker.activeWork;
+        return endpoint.#tracker.activeWork;
       },
     };
   }
