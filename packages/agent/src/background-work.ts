@@ -5,6 +5,7 @@
  * first update went out when they were created) and dropped only after their final status /
  * `exitStatus` was sent.
  */
+import type { BackgroundWork as BackgroundItem } from "@acp-kit/protocol";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { Detached, ToolCallBuilder } from "./builders/tool-call.js";
 import type { UpdateOwner } from "./update-owner.js";
@@ -15,7 +16,7 @@ export interface BackgroundHost {
   /** The session: what background items report through. */
   readonly owner: UpdateOwner;
   /** Sends a state snapshot (the current state) with this background list. */
-  sendSnapshot(background: Record<string, string>[]): void;
+  sendSnapshot(background: BackgroundItem[]): void;
 }
 
 export class BackgroundWork {
@@ -30,12 +31,12 @@ export class BackgroundWork {
   /** Lists an item (already announced: created before) and sends the snapshot that lists it. */
   detach(item: Item): Detached {
     this.add(item);
-    this.#host.sendSnapshot(this.snapshot()!);
+    this.#host.sendSnapshot(this.#list());
     return {
       owner: this.#host.owner,
       // After its final status / exitStatus went out: the snapshot that drops it.
       finished: () => {
-        if (this.remove(item.type, item.builder.id)) this.#host.sendSnapshot(this.snapshot()!);
+        if (this.remove(item.type, item.builder.id)) this.#host.sendSnapshot(this.#list());
       },
     };
   }
@@ -80,9 +81,12 @@ export class BackgroundWork {
   }
 
   /** The `background` field of a state_update, or undefined while not reporting. */
-  snapshot(): Record<string, string>[] | undefined {
-    if (!this.#reporting) return undefined;
-    const list: Record<string, string>[] = [];
+  snapshot(): BackgroundItem[] | undefined {
+    return this.#reporting ? this.#list() : undefined;
+  }
+
+  #list(): BackgroundItem[] {
+    const list: BackgroundItem[] = [];
     for (const item of this.#items.values()) {
       list.push(
         item.type === "tool_call"

@@ -5,26 +5,20 @@
  */
 import { RequestError, type SessionConfigOption } from "@acp-kit/protocol";
 
-interface SelectValue {
-  value: string;
-}
-
-/** Every value id a select option offers, flat or grouped. */
+/** Every value id a select option offers, flat or grouped (none for another type). */
 export function selectValues(option: SessionConfigOption): string[] {
-  const options = (option as { options?: unknown }).options;
-  if (!Array.isArray(options)) return [];
+  if (option.type !== "select") return [];
   const values: string[] = [];
-  for (const item of options as Record<string, unknown>[]) {
-    if (Array.isArray(item.options)) for (const inner of item.options as SelectValue[]) values.push(inner.value);
-    else if (typeof item.value === "string") values.push(item.value);
+  for (const item of option.options) {
+    if ("options" in item) for (const inner of item.options) values.push(inner.value);
+    else values.push(item.value);
   }
   return values;
 }
 
 /** The current value of an option (`undefined` for an unknown id or an unknown option type). */
 export function configValue(options: readonly SessionConfigOption[], configId: string): string | boolean | undefined {
-  const option = options.find((o) => o.configId === configId) as { currentValue?: unknown } | undefined;
-  const value = option?.currentValue;
+  const value = options.find((o) => o.configId === configId)?.currentValue;
   return typeof value === "string" || typeof value === "boolean" ? value : undefined;
 }
 
@@ -41,8 +35,13 @@ export function withConfigValue(
   const index = options.findIndex((o) => o.configId === configId);
   const option = options[index];
   if (option === undefined) throw RequestError.invalidParams(`Unknown config option "${configId}"`, { configId });
-  const optionType = (option as { type: string }).type;
-  if (optionType === "select") {
+  const next = [...options];
+  next[index] = withValue(option, configId, type, value);
+  return next;
+}
+
+function withValue(option: SessionConfigOption, configId: string, type: string, value: unknown): SessionConfigOption {
+  if (option.type === "select") {
     if (type !== "id" || typeof value !== "string") {
       throw RequestError.invalidParams(
         `Config option "${configId}" is a select: set it with type "id" and a string value`,
@@ -52,20 +51,19 @@ export function withConfigValue(
     if (!selectValues(option).includes(value)) {
       throw RequestError.invalidParams(`Config option "${configId}" has no value "${value}"`, { configId, value });
     }
-  } else if (optionType === "boolean") {
+    return { ...option, currentValue: value };
+  }
+  if (option.type === "boolean") {
     if (type !== "boolean" || typeof value !== "boolean") {
       throw RequestError.invalidParams(
         `Config option "${configId}" is a boolean: set it with type "boolean" and a boolean value`,
         { configId },
       );
     }
-  } else {
-    throw RequestError.invalidParams(
-      `Config option "${configId}" has type "${optionType}", which this agent cannot set`,
-      { configId },
-    );
+    return { ...option, currentValue: value };
   }
-  const next = [...options];
-  next[index] = { ...option, currentValue: value } as SessionConfigOption;
-  return next;
+  throw RequestError.invalidParams(
+    `Config option "${configId}" has type "${option.type}", which this agent cannot set`,
+    { configId },
+  );
 }

@@ -1,3 +1,6 @@
+import type { SessionUpdate } from "@acp-kit/protocol";
+import { DuplicateIdError } from "./errors.js";
+
 /**
  * Opaque identifiers. Random UUIDs keep ids unique across connections and across resumes of the
  * same session (a counter would restart at zero in a new process and collide with replayed ids).
@@ -38,32 +41,51 @@ const SPACE_OF: Partial<Record<IdKind, IdSpace>> = {
   terminal: "terminal",
 };
 
-/** The ids a session has used, seeded from its history on resume. */
+/** How many times a generated id that is already used is asked for again before giving up. */
+const GENERATOR_ATTEMPTS = 16;
+
+/**
+ * The ids of one session: fresh ones from the generator, author-chosen ones claimed, and those a
+ * retained history already uses (seeded on resume). Message, tool call and terminal ids are never
+ * handed out twice in the session.
+ */
 export class SessionIds {
+  readonly #generate: IdGenerator;
   readonly #used: Record<IdSpace, Set<string>> = { message: new Set(), tool_call: new Set(), terminal: new Set() };
 
-  /** The id space a generated id of `kind` lives in, if the engine keeps it unique. */
-  static spaceOf(kind: IdKind): IdSpace | undefined {
-    return SPACE_OF[kind];
+  constructor(generate: IdGenerator) {
+    this.#generate = generate;
   }
 
-  has(space: IdSpace, id: string): boolean {
-    return this.#used[space].has(id);
+  /** A fresh id; for messages, tool calls and terminals one never used in the session. */
+  newId(kind: IdKind): string {
+    const space = SPACE_OF[kind];
+    if (space === undefined) return this.#generate(kind);
+    // A generator may restart (a counter in a new process, after a resume): ask again a few times.
+    let id = this.#generate(kind);
+    for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#used[space].has(id); attempt++)
+      id = this.#generate(kind);
+    return this.claimId(space, id);
   }
 
-  /** Records `id` as used; false (and nothing recorded) when it already was. */
-  claim(space: IdSpace, id: string): boolean {
+  /** Claims an author-chosen id for a new tool call or terminal (throws `DuplicateIdError` if used). */
+  claimId(space: IdSpace, id: string): string {
     const used = this.#used[space];
-    if (used.has(id)) return false;
+    if (used.has(id)) throw new DuplicateIdError(space, id);
     used.add(id);
-    return true;
+    return id;
+  }
+
+  /** The author's id (claimed) when given, else a fresh one. */
+  idFor(space: "tool_call" | "terminal", id: string | undefined): string {
+    return id === undefined ? this.newId(space) : this.claimId(space, id);
   }
 
   /** Records the ids an update of the history names (message, tool call and terminal ids). */
-  seed(update: { sessionUpdate?: unknown; messageId?: unknown; toolCallId?: unknown; terminalId?: unknown }): void {
-    if (typeof update.messageId === "string") this.#used.message.add(update.messageId);
-    if (typeof update.toolCallId === "string") this.#used.tool_call.add(update.toolCallId);
-    if (typeof update.terminalId === "string" && update.sessionUpdate === "terminal_update")
+  seed(update: SessionUpdate): void {
+    if ("messageId" in update && typeof update.messageId === "string") this.#used.message.add(update.messageId);
+    if ("toolCallId" in update && typeof update.toolCallId === "string") this.#used.tool_call.add(update.toolCallId);
+    if (update.sessionUpdate === "terminal_update" && typeof update.terminalId === "string")
       this.#used.terminal.add(update.terminalId);
   }
 }

@@ -53,6 +53,6 @@ export {
   type SessionStore,
 } from "./session-store.js";
 export type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
-export type { NoticeInput, Turn } from "./turn.js";
-export { TurnToolCall } from "./turn.js";
+export type { NoticeInput, Turn } from "./turn-context.js";
+export { TurnToolCall } from "./turn-context.js";
 export type { FollowUp } from "./work-run.js";

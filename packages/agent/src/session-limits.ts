@@ -139,8 +139,14 @@ export class ClosedSessions {
     const due = Math.max(0, first.value + this.ttlMs - this.#now()) + 1;
     // setTimeout holds at most ~24.8 days; a longer TTL is re-checked then.
     this.#timer = setTimeout(() => this.sweep(), Math.min(due, 2 ** 31 - 1));
-    (this.#timer as { unref?: () => void }).unref?.();
+    unref(this.#timer);
   }
+}
+
+/** Node's timers keep the process alive unless unref'd; other runtimes' timer handles are numbers. */
+function unref(timer: unknown): void {
+  if (typeof timer === "object" && timer !== null && "unref" in timer && typeof timer.unref === "function")
+    timer.unref();
 }
 
 function positive(value: number, name: string): number {

@@ -12,7 +12,8 @@ import type {
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
 import type { TerminalBuilder, TerminalInit } from "./builders/terminal.js";
 import type { ToolCallBuilder, ToolCallInit } from "./builders/tool-call.js";
-import type { NoticeInput, Turn } from "./turn.js";
+import type { Turn } from "./turn-context.js";
+import type { NoticeInput } from "./update-emitter.js";
 
 export type ForegroundState = "idle" | "running" | "requires_action";
 

@@ -37,8 +37,7 @@ export class UpdateSender {
   send(sessionId: string, update: SessionUpdate, options: { record?: boolean; deliver?: boolean } = {}): Promise<void> {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
-    if (options.record !== false && !LIVE_ONLY.has((update as { sessionUpdate: string }).sessionUpdate))
-      this.record(sessionId, update);
+    if (options.record !== false && !LIVE_ONLY.has(update.sessionUpdate)) this.record(sessionId, update);
     if (options.deliver === false) return Promise.resolve();
     try {
       const sent = this.#peer.notify("session/update", params);

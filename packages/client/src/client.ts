@@ -40,7 +40,7 @@ import {
 import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
-import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
+import { type ClientSession, SessionEndpoint, type SessionHost, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
 import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
 
@@ -274,7 +274,7 @@ class Client implements AcpClient, SessionHost {
   readonly #options: ConnectOptions;
   readonly #handlers: ClientHandlers;
   #initialize: InitializeResponse | undefined;
-  readonly #sessions = new Map<string, SessionRuntime>();
+  readonly #sessions = new Map<string, SessionEndpoint>();
   /** Updates for sessions not known yet, kept while a `session/new` is in flight. */
   readonly #early = new Map<string, SessionUpdate[]>();
   #earlyCount = 0;
@@ -379,7 +379,7 @@ class Client implements AcpClient, SessionHost {
     this.#newSessionsInFlight++;
     try {
       const result = await this.request("session/new", params);
-      const runtime = new SessionRuntime(result.sessionId, this, options.store);
+      const runtime = new SessionEndpoint(result.sessionId, this, options.store);
       this.#sessions.set(result.sessionId, runtime);
       // Updates that beat the response (a state_update, the command list, ...) are applied
       // first; the response's lists only fill what no update has reported yet.
@@ -419,7 +419,7 @@ class Client implements AcpClient, SessionHost {
 
     // Resuming a session already open on this connection keeps its runtime (and its handles).
     const existing = this.#sessions.get(sessionId);
-    const runtime = existing ?? new SessionRuntime(sessionId, this, store);
+    const runtime = existing ?? new SessionEndpoint(sessionId, this, store);
     const target = store ?? runtime.store;
     const before = runtime.store;
     // With replay, history is rebuilt in a fresh store (replay, then the state snapshot) that
@@ -644,7 +644,7 @@ class Client implements AcpClient, SessionHost {
    */
   async #answerUnlessCancelled<T>(
     ctx: AcpRequestContext<"client">,
-    runtime: SessionRuntime | undefined,
+    runtime: SessionEndpoint | undefined,
     refs: WorkRefs,
     run: (context: AgentRequestContext) => T | Promise<T>,
     cancelledValue: T,

@@ -19,7 +19,8 @@ export interface TrackerHost {
   cancel(): Promise<void>;
 }
 
-const TOOL_CALL_UPDATES: ReadonlySet<string> = new Set(["tool_call_update", "tool_call_content_chunk"]);
+type StateUpdate = Extract<SessionUpdate, { sessionUpdate: "state_update" }>;
+
 /** Agent output: the first one decides that a work was not started by a user message. */
 const AGENT_OUTPUT: ReadonlySet<string> = new Set([
   "agent_message",
@@ -147,21 +148,21 @@ export class ForegroundTracker {
   // ---- updates ----------------------------------------------------------------------------------
 
   receive(update: SessionUpdate): void {
-    const tag = update.sessionUpdate;
-    if (tag === "state_update") {
-      this.#state(update);
-      return;
-    }
-    const messageId = (update as { messageId?: unknown }).messageId;
-    if ((tag === "user_message" || tag === "user_message_chunk") && typeof messageId === "string") {
-      this.#userMessage(update, messageId);
-      return;
+    switch (update.sessionUpdate) {
+      case "state_update":
+        this.#state(update);
+        return;
+      case "user_message":
+      case "user_message_chunk":
+        this.#userMessage(update, update.messageId);
+        return;
     }
     const work = this.#current;
     // While idle with no work open, updates are background activity: they belong to no work.
     if (work === undefined) return;
-    if (TOOL_CALL_UPDATES.has(tag)) work.toolCalls.add((update as { toolCallId: string }).toolCallId);
-    if (work.startedBy === undefined && AGENT_OUTPUT.has(tag)) work.startedBy = "agent";
+    if (update.sessionUpdate === "tool_call_update" || update.sessionUpdate === "tool_call_content_chunk")
+      work.toolCalls.add(update.toolCallId);
+    if (work.startedBy === undefined && AGENT_OUTPUT.has(update.sessionUpdate)) work.startedBy = "agent";
     this.#deliver(work, update);
     this.#decide(work);
   }
@@ -195,8 +196,8 @@ export class ForegroundTracker {
     this.#decide(work);
   }
 
-  #state(update: SessionUpdate): void {
-    const raw = (update as { state?: unknown }).state;
+  #state(update: StateUpdate): void {
+    const raw = update.state;
     if (raw !== "idle") {
       const state: WorkState = raw === "requires_action" ? "requires_action" : "running";
       let work = this.#current;

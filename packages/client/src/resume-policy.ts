@@ -49,7 +49,8 @@ export class ResumeRefusedError extends Error {
 export function classifyResumeFailure(error: unknown): { reason: ResumeFailure; detail: string } | undefined {
   if (!(error instanceof RequestError)) return undefined;
   if (error.code === -32002) return { reason: "unknown_session", detail: "the agent does not know it" };
-  const path = (error.data as { path?: unknown } | undefined)?.path;
+  const { data } = error;
+  const path = typeof data === "object" && data !== null && "path" in data ? data.path : undefined;
   if (error.code === -32602 && path === "/cwd") return { reason: "cwd_mismatch", detail: error.message };
   return undefined;
 }

@@ -14,8 +14,10 @@ import {
   RequestError,
   type RequestPermissionRequest,
   type SessionUpdate,
+  type SetSessionConfigOptionRequest,
   type SetSessionConfigOptionResponse,
 } from "@acp-kit/protocol";
+import { disposable } from "@acp-kit/protocol/jsonrpc";
 import { NotAdvertisedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";
@@ -113,18 +115,29 @@ export interface WorkRefs {
   terminalId?: string;
 }
 
-function disposable(fn: () => void): Disposable {
-  let done = false;
-  return {
-    dispose: () => {
-      if (done) return;
-      done = true;
-      fn();
-    },
-  };
+/** An extension value type (`_`-prefixed), which the schema passes through as it is. */
+function isExtensionType(type: string): type is `_${string}` {
+  return type.startsWith("_");
 }
 
-export class SessionRuntime {
+/** The `session/set_config_option` params for a value; throws (nothing sent) for a type the schema refuses. */
+function configOptionParams(sessionId: string, configId: string, value: ConfigValue): SetSessionConfigOptionRequest {
+  if (typeof value === "string") return { sessionId, configId, type: "id", value };
+  if (typeof value === "boolean") return { sessionId, configId, type: "boolean", value };
+  const { type, value: raw } = value;
+  if (type === "id" && typeof raw === "string") return { sessionId, configId, type, value: raw };
+  if (type === "boolean" && typeof raw === "boolean") return { sessionId, configId, type, value: raw };
+  if (isExtensionType(type)) return { sessionId, configId, type, value: raw };
+  throw new TypeError(
+    `setConfigOption: type "id" takes a string, "boolean" a boolean, any other type starts with "_" (got ${JSON.stringify(type)})`,
+  );
+}
+
+/**
+ * The client's end of one session: routes the session's `session/update`s to its store and its
+ * work handles, and sends what the session asks of the agent. `session` is its public face.
+ */
+export class SessionEndpoint {
   readonly session: ClientSession;
   store: SessionStore;
   readonly #host: SessionHost;
@@ -152,11 +165,11 @@ export class SessionRuntime {
       },
       store.getSnapshot().state.state === "idle",
     );
-    const runtime = this;
+    const endpoint = this;
     this.session = {
       sessionId,
       get store() {
-        return runtime.store;
+        return endpoint.store;
       },
       prompt: (content, options) => this.prompt(content, options),
       cancel: () => this.cancel(),
@@ -170,7 +183,7 @@ export class SessionRuntime {
       },
       onForegroundWork: (listener) => disposable(this.#tracker.onWork(listener)),
       get activeWork() {
-        return runtime.#tracker.activeWork;
+        return endpoint.#tracker.activeWork;
       },
     };
   }
@@ -208,10 +221,7 @@ export class SessionRuntime {
 
   /** A permission request for this session arrived: its tool call subject patches the store first. */
   permissionRequested(request: RequestPermissionRequest): void {
-    if (request.subject && (request.subject as { type?: unknown }).type === "tool_call") {
-      const toolCallId = (request.subject as { toolCall?: { toolCallId?: unknown } }).toolCall?.toolCallId;
-      if (typeof toolCallId === "string") this.#tracker.toolCallSeen(toolCallId);
-    }
+    if (request.subject?.type === "tool_call") this.#tracker.toolCallSeen(request.subject.toolCall.toolCallId);
     this.store.applyPermissionRequest(request);
   }
 
@@ -276,8 +286,8 @@ export class SessionRuntime {
     // Work listed in the latest background snapshot is not covered by session/cancel.
     const background = { toolCalls: new Set<string>(), terminals: new Set<string>() };
     for (const item of this.store.getSnapshot().state.background ?? []) {
-      if (item.type === "tool_call") background.toolCalls.add((item as { toolCallId: string }).toolCallId);
-      else if (item.type === "terminal") background.terminals.add((item as { terminalId: string }).terminalId);
+      if (item.type === "tool_call") background.toolCalls.add(item.toolCallId);
+      else if (item.type === "terminal") background.terminals.add(item.terminalId);
     }
     const current = this.#tracker.currentToolCalls;
     if (active && current !== undefined) {
@@ -299,17 +309,7 @@ export class SessionRuntime {
   }
 
   async setConfigOption(configId: string, value: ConfigValue): Promise<SetSessionConfigOptionResponse> {
-    const typed =
-      typeof value === "string"
-        ? { type: "id", value }
-        : typeof value === "boolean"
-          ? { type: "boolean", value }
-          : value;
-    const params = {
-      sessionId: this.#sessionId,
-      configId,
-      ...typed,
-    } as AgentRequests["session/set_config_option"]["params"];
+    const params = configOptionParams(this.#sessionId, configId, value);
     const result = await this.#host.request("session/set_config_option", params);
     // The result is the complete, current list (dependent options may have changed too).
     if (Array.isArray(result.configOptions)) this.store.setConfigOptions(result.configOptions);

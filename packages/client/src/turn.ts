@@ -160,11 +160,12 @@ class TurnHandle extends ProgressHandle implements Turn {
   }
 }
 
-/** The result an idle state update carries. */
+/** The result an idle state update carries (nothing for any other update). */
 export function turnResultOf(update: SessionUpdate): TurnResult {
-  const u = update as { stopReason?: unknown; error?: unknown };
-  if (typeof u.stopReason !== "string") return {};
-  if (u.stopReason === "error" && u.error && typeof u.error === "object")
-    return { stopReason: u.stopReason, error: u.error as AcpErrorObject };
-  return { stopReason: u.stopReason };
+  if (update.sessionUpdate !== "state_update" || update.state !== "idle") return {};
+  const { stopReason } = update;
+  if (typeof stopReason !== "string") return {};
+  if (update.stopReason === "error" && update.error && typeof update.error === "object")
+    return { stopReason, error: update.error };
+  return { stopReason };
 }

@@ -151,12 +151,8 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
 
   /** The lowest cursor of the started iterators (`end` when none is lower). */
   #slowest(end: number): number {
-    const consumers = this.#consumers;
     let min = end;
-    for (let i = 0; i < consumers.length; i++) {
-      const cursor = (consumers[i] as Consumer).cursor;
-      if (cursor < min) min = cursor;
-    }
+    for (const { cursor } of this.#consumers) if (cursor < min) min = cursor;
     return min;
   }
 

@@ -3,7 +3,7 @@
  * The id is assigned once and used for every update, so chunks and upserts always land on the
  * same message.
  */
-import type { ContentBlock, SessionUpdate } from "@acp-kit/protocol";
+import type { ContentBlock } from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
 import { type ContentInput, toBlock, toBlocks } from "./content.js";
 
@@ -29,27 +29,18 @@ export class MessageBuilder {
   /** Appends one block (a string is a text block) with an `*_chunk` update. */
   append(content: ContentInput): Promise<void> {
     const { chunk, what } = APPEND[this.kind];
-    return this.#owner.emit(
-      { sessionUpdate: chunk, messageId: this.id, content: toBlock(content) } as SessionUpdate,
-      what,
-    );
+    return this.#owner.emit({ sessionUpdate: chunk, messageId: this.id, content: toBlock(content) }, what);
   }
 
   /** Replaces the whole content (`null` or `[]` clears it) with an upsert. */
   set(content: ContentInput | readonly ContentInput[] | null): Promise<void> {
     const blocks: ContentBlock[] | null = content === null ? null : toBlocks(content);
-    return this.#owner.emit(
-      { sessionUpdate: this.kind, messageId: this.id, content: blocks } as SessionUpdate,
-      `${this.kind}.set`,
-    );
+    return this.#owner.emit({ sessionUpdate: this.kind, messageId: this.id, content: blocks }, `${this.kind}.set`);
   }
 
   /** Patches the message's `_meta` (by top-level key; `null` drops it) without touching content. */
   meta(meta: Record<string, unknown> | null): Promise<void> {
-    return this.#owner.emit(
-      { sessionUpdate: this.kind, messageId: this.id, _meta: meta } as SessionUpdate,
-      `${this.kind}.meta`,
-    );
+    return this.#owner.emit({ sessionUpdate: this.kind, messageId: this.id, _meta: meta }, `${this.kind}.meta`);
   }
 
   /** Appends every piece of an (async) iterable in order, e.g. a model's token stream. */

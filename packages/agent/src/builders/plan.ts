@@ -1,5 +1,5 @@
 /** A plan of a turn: each update replaces the plan's whole entry list. */
-import type { PlanEntry, SessionUpdate } from "@acp-kit/protocol";
+import type { PlanEntry } from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
 
 /** A plan entry; `priority` defaults to `medium` and `status` to `pending`. */
@@ -11,9 +11,8 @@ export interface PlanEntryInput {
 }
 
 export function toPlanEntry(input: PlanEntryInput | string): PlanEntry {
-  if (typeof input === "string") return { content: input, priority: "medium", status: "pending" } as PlanEntry;
-  const entry = { ...input, priority: input.priority ?? "medium", status: input.status ?? "pending" };
-  return entry as PlanEntry;
+  if (typeof input === "string") return { content: input, priority: "medium", status: "pending" };
+  return { ...input, priority: input.priority ?? "medium", status: input.status ?? "pending" };
 }
 
 export class PlanBuilder {
@@ -34,7 +33,7 @@ export class PlanBuilder {
   set(entries: readonly (PlanEntryInput | string)[]): Promise<void> {
     const next = entries.map(toPlanEntry);
     const sent = this.#owner.emit(
-      { sessionUpdate: "plan_update", plan: { type: "items", planId: this.id, entries: next } } as SessionUpdate,
+      { sessionUpdate: "plan_update", plan: { type: "items", planId: this.id, entries: next } },
       "plan.set",
     );
     this.#entries = next;

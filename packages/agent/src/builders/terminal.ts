@@ -4,9 +4,10 @@
  * the exit status. `capabilities.cancel` is advertised while an `onCancel` handler is set and the
  * terminal has not exited.
  */
-import type { SessionUpdate, TerminalExitStatus, TerminalSize } from "@acp-kit/protocol";
+import type { TerminalExitStatus, TerminalSize, TerminalUpdate } from "@acp-kit/protocol";
 import { toBase64 } from "../base64.js";
 import type { UpdateOwner } from "../update-owner.js";
+import { definedFields } from "./content.js";
 import type { Detached } from "./tool-call.js";
 
 export interface TerminalInit {
@@ -19,6 +20,9 @@ export interface TerminalInit {
   /** Makes the terminal cancellable (`terminal/cancel`); should stop the process and call `exit`. */
   onCancel?: () => void | Promise<void>;
 }
+
+/** The fields a terminal update patches (`undefined` omits, `null` clears). */
+type TerminalPatch = Omit<TerminalUpdate, "terminalId" | "capabilities">;
 
 export interface TerminalHost {
   readonly owner: UpdateOwner;
@@ -81,7 +85,7 @@ export class TerminalBuilder {
   /** Appends output bytes (a string is sent as its UTF-8 bytes). */
   write(data: Uint8Array | string): Promise<void> {
     return this.#owner.emit(
-      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) } as SessionUpdate,
+      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) },
       "terminal.write",
     );
   }
@@ -116,13 +120,16 @@ export class TerminalBuilder {
     return this.#send({}, "terminal.setCancelHandler");
   }
 
-  #send(patch: Record<string, unknown>, what: string): Promise<void> {
-    const update: Record<string, unknown> = { sessionUpdate: "terminal_update", terminalId: this.id };
-    for (const [key, value] of Object.entries(patch)) if (value !== undefined) update[key] = value;
-    const exited = "exitStatus" in update ? update.exitStatus !== null : this.#exited;
+  #send(patch: TerminalPatch, what: string): Promise<void> {
+    const update: TerminalUpdate & { sessionUpdate: "terminal_update" } = {
+      sessionUpdate: "terminal_update",
+      terminalId: this.id,
+      ...definedFields(patch),
+    };
+    const exited = update.exitStatus === undefined ? this.#exited : update.exitStatus !== null;
     const advertise = this.#onCancel !== undefined && !exited;
     if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
-    const sent = this.#owner.emit(update as SessionUpdate, what);
+    const sent = this.#owner.emit(update, what);
     this.#exited = exited;
     this.#cancelAdvertised = advertise;
     if (this.#detached !== undefined && exited) this.#detached.finished();

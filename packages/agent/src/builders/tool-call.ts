@@ -6,17 +6,17 @@
  * reaches a final status.
  */
 import type {
+  ContentBlock,
   DiffChange,
   DiffPatch,
-  SessionUpdate,
   ToolCallContent,
   ToolCallLocation,
   ToolCallStatus,
+  ToolCallUpdate,
   ToolKind,
 } from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
-import type { ContentInput } from "./content.js";
-import { toBlock } from "./content.js";
+import { type ContentInput, definedFields, toBlock } from "./content.js";
 
 /** Tool-call content; a string or content block is wrapped as `{type: "content"}`. */
 export type ToolCallContentInput = ToolCallContent | ContentInput;
@@ -51,12 +51,15 @@ export function isFinalToolStatus(status: unknown): boolean {
   return typeof status === "string" && FINAL_STATUSES.has(status);
 }
 
+/** Tool-call content as it is, or a content block to wrap (a `_`-prefixed type counts as the former). */
+function isToolCallContent(item: ToolCallContent | ContentBlock): item is ToolCallContent {
+  const { type } = item;
+  return type === "content" || type === "diff" || type === "terminal" || type.startsWith("_");
+}
+
 function toToolContent(item: ToolCallContentInput): ToolCallContent {
-  if (typeof item === "string") return { type: "content", content: toBlock(item) } as ToolCallContent;
-  const type = (item as { type: string }).type;
-  if (type === "content" || type === "diff" || type === "terminal" || type.startsWith("_"))
-    return item as ToolCallContent;
-  return { type: "content", content: item } as ToolCallContent;
+  if (typeof item === "string") return { type: "content", content: toBlock(item) };
+  return isToolCallContent(item) ? item : { type: "content", content: item };
 }
 
 /** What detaching hands back: the owner background updates go through, and who to tell at the end. */
@@ -163,21 +166,21 @@ export class ToolCallBuilder {
   /** Appends one content item with `tool_call_content_chunk` (strings become text content). */
   appendContent(item: ToolCallContentInput): Promise<void> {
     return this.#owner.emit(
-      { sessionUpdate: "tool_call_content_chunk", toolCallId: this.id, content: toToolContent(item) } as SessionUpdate,
+      { sessionUpdate: "tool_call_content_chunk", toolCallId: this.id, content: toToolContent(item) },
       "toolCall.appendContent",
     );
   }
 
   /** Appends a diff; `changes` is the authoritative list, `patch` the optional unified text. */
   diff(changes: readonly DiffChange[], patch?: DiffPatch): Promise<void> {
-    const content =
-      patch === undefined ? { type: "diff", changes: [...changes] } : { type: "diff", changes: [...changes], patch };
-    return this.appendContent(content as ToolCallContent);
+    return this.appendContent(
+      patch === undefined ? { type: "diff", changes: [...changes] } : { type: "diff", changes: [...changes], patch },
+    );
   }
 
   /** Shows a display terminal inside the call. */
   showTerminal(terminalId: string): Promise<void> {
-    return this.appendContent({ type: "terminal", terminalId } as ToolCallContent);
+    return this.appendContent({ type: "terminal", terminalId });
   }
 
   /** Replaces the follow-along locations. */
@@ -192,22 +195,21 @@ export class ToolCallBuilder {
   }
 
   /** The fields of this call as a `ToolCallUpdate` patch, for a permission subject. */
-  toUpdate(patch: ToolCallPatch = {}): Record<string, unknown> {
+  toUpdate(patch: ToolCallPatch = {}): ToolCallUpdate {
     return this.#wire(patch);
   }
 
-  #wire(patch: ToolCallPatch): Record<string, unknown> {
-    const update: Record<string, unknown> = { toolCallId: this.id };
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === undefined) continue;
-      update[key] =
-        key === "content" && Array.isArray(value)
-          ? value.map(toToolContent)
-          : key === "locations" && Array.isArray(value)
-            ? [...value]
-            : value;
-    }
-    return update;
+  #wire(patch: ToolCallPatch): ToolCallUpdate {
+    const { content, locations } = patch;
+    // Overriding after the spread keeps the patch's key order; `null` stays `null` (clear).
+    return {
+      toolCallId: this.id,
+      ...definedFields({
+        ...patch,
+        content: content === null ? null : content?.map(toToolContent),
+        locations: locations && [...locations],
+      }),
+    };
   }
 
   #send(patch: ToolCallPatch, what: string): Promise<void> {
@@ -215,7 +217,7 @@ export class ToolCallBuilder {
     const nextStatus = patch.status === undefined ? this.#status : (patch.status ?? "pending");
     const advertise = this.#onCancel !== undefined && !isFinalToolStatus(nextStatus);
     if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
-    const sent = this.#owner.emit({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate, what);
+    const sent = this.#owner.emit({ sessionUpdate: "tool_call_update", ...update }, what);
     // Only reached when the update was accepted (emit throws synchronously otherwise).
     this.#status = nextStatus;
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
@@ -230,7 +232,6 @@ export class ToolCallBuilder {
     if (patch.status !== undefined) this.#status = patch.status ?? "pending";
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     const update = this.#wire(patch);
-    if (Object.keys(update).length > 1)
-      this.#owner.record({ sessionUpdate: "tool_call_update", ...update } as SessionUpdate);
+    if (Object.keys(update).length > 1) this.#owner.record({ sessionUpdate: "tool_call_update", ...update });
   }
 }

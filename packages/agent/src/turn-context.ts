@@ -3,11 +3,17 @@
  * builders for everything a turn emits. Every builder refuses to send after the turn's idle
  * (`TurnEndedError`), so nothing of a turn can leak past its end.
  */
-import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type {
+  ContentBlock,
+  PermissionOption,
+  RequestPermissionRequest,
+  SessionUpdate,
+  UsageUpdate,
+} from "@acp-kit/protocol";
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
-import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
-import { TerminalBuilder, type TerminalHost, type TerminalInit } from "./builders/terminal.js";
+import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
+import type { TerminalBuilder, TerminalHost, TerminalInit } from "./builders/terminal.js";
 import {
   type Detached,
   ToolCallBuilder,
@@ -15,6 +21,7 @@ import {
   type ToolCallInit,
   type ToolCallPatch,
 } from "./builders/tool-call.js";
+import type { ClientRequestOutcome } from "./client-requests.js";
 import {
   assertElicitationMode,
   type ElicitationRequest,
@@ -22,7 +29,7 @@ import {
   interpretElicitationResponse,
 } from "./elicitation.js";
 import { TurnEndedError } from "./errors.js";
-import type { IdKind, IdSpace } from "./ids.js";
+import type { SessionIds } from "./ids.js";
 import {
   CANCELLED_PERMISSION,
   DEFAULT_PERMISSION_OPTIONS,
@@ -32,20 +39,14 @@ import {
 } from "./permission.js";
 import { promptText } from "./prompt-content.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
-import type { UpdateOwner } from "./update-owner.js";
+import { type NoticeInput, UpdateEmitter } from "./update-emitter.js";
 import type { FollowUp, WorkRun } from "./work-run.js";
-
-export interface NoticeInput {
-  severity: "info" | "warning" | "error" | `_${string}`;
-  title: string;
-  description?: string;
-}
 
 /** A tool call of a turn, with a permission request bound to it. */
 export class TurnToolCall extends ToolCallBuilder {
-  readonly #turn: TurnImpl;
+  readonly #turn: TurnContext;
   /** @internal */
-  constructor(turn: TurnImpl, id: string, init: ToolCallInit) {
+  constructor(turn: TurnContext, id: string, init: ToolCallInit) {
     super(turn.toolCallHost, id, init);
     this.#turn = turn;
   }
@@ -57,7 +58,7 @@ export class TurnToolCall extends ToolCallBuilder {
     request: Omit<PermissionRequest, "subject" | "title"> & { title?: string; patch?: ToolCallPatch } = {},
   ): Promise<PermissionDecision> {
     const { patch = {}, title, ...rest } = request;
-    const subject = { type: "tool_call", toolCall: this.toUpdate(patch) } as unknown as PermissionRequest["subject"];
+    const subject: PermissionRequest["subject"] = { type: "tool_call", toolCall: this.toUpdate(patch) };
     const question = title ?? (this.title === undefined ? "Allow this tool call?" : `Allow "${this.title}"?`);
     return this.#turn.requestPermissionWith({ ...rest, title: question, subject }, () => this.applyRecorded(patch));
   }
@@ -145,18 +146,9 @@ export interface TurnHost {
   readonly sessionId: string;
   readonly session: AgentSession;
   readonly client: ClientContext;
-  /** A fresh id; for messages, tool calls and terminals one never used in the session. */
-  newId(kind: IdKind): string;
-  /** Claims an author-chosen id for a new tool call or terminal (throws `DuplicateIdError` if used). */
-  claimId(space: IdSpace, id: string): string;
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
   recordFromRun(run: WorkRun, update: SessionUpdate): void;
-  clientRequest(
-    run: WorkRun,
-    method: string,
-    params: unknown,
-    blocking: boolean,
-  ): Promise<{ ok: true; value: unknown } | { ok: false }>;
+  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<ClientRequestOutcome>;
   notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
@@ -164,19 +156,33 @@ export interface TurnHost {
   detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached;
 }
 
-export class TurnImpl implements Turn, UpdateOwner {
+/**
+ * The `Turn` a handler receives: one run's emitters and client requests, each refused once the
+ * run ended (`TurnEndedError`).
+ */
+export class TurnContext extends UpdateEmitter implements Turn {
   readonly prompt: readonly ContentBlock[];
   readonly messageId: string | undefined;
+  protected readonly scope = "turn";
+  protected readonly ids: SessionIds;
+  protected readonly terminalHost: TerminalHost;
   readonly #host: TurnHost;
   readonly #run: WorkRun;
   #text: string | undefined;
 
   /** @internal */
   readonly toolCallHost: ToolCallHost;
-  readonly #terminalHost: TerminalHost;
 
-  constructor(host: TurnHost, run: WorkRun, prompt: readonly ContentBlock[], messageId: string | undefined) {
+  constructor(
+    host: TurnHost,
+    ids: SessionIds,
+    run: WorkRun,
+    prompt: readonly ContentBlock[],
+    messageId: string | undefined,
+  ) {
+    super();
     this.#host = host;
+    this.ids = ids;
     this.#run = run;
     this.prompt = prompt;
     this.messageId = messageId;
@@ -185,7 +191,7 @@ export class TurnImpl implements Turn, UpdateOwner {
       track: (call) => host.trackToolCall(run, call),
       detach: (call) => host.detachToolCall(run, call),
     };
-    this.#terminalHost = {
+    this.terminalHost = {
       owner: this,
       track: (t) => host.trackTerminal(run, t),
       detach: (t) => host.detachTerminal(run, t),
@@ -214,10 +220,11 @@ export class TurnImpl implements Turn, UpdateOwner {
     return this.#run.cancelRequested;
   }
 
-  emit(update: SessionUpdate, what = "turn.emit"): Promise<void> {
-    if ((update as { sessionUpdate?: unknown }).sessionUpdate === "state_update") {
-      throw new TypeError(`${what}: state_update is sent by the turn engine; return a stop reason instead`);
-    }
+  protected assertCanSend(what: string): void {
+    if (this.#run.ended) throw new TurnEndedError(what);
+  }
+
+  protected deliver(update: SessionUpdate, what: string): Promise<void> {
     return this.#host.emitFromRun(this.#run, update, what);
   }
 
@@ -230,8 +237,8 @@ export class TurnImpl implements Turn, UpdateOwner {
   }
 
   async say(content: ContentInput | readonly ContentInput[]): Promise<MessageBuilder> {
-    this.#assertActive("turn.say");
-    const message = new MessageBuilder(this, "agent_message", this.#host.newId("agent_message"));
+    this.assertCanSend("turn.say");
+    const message = new MessageBuilder(this, "agent_message", this.ids.newId("agent_message"));
     await message.set(content);
     return message;
   }
@@ -241,39 +248,14 @@ export class TurnImpl implements Turn, UpdateOwner {
   }
 
   async stream(source: AsyncIterable<ContentInput> | Iterable<ContentInput>): Promise<MessageBuilder> {
-    this.#assertActive("turn.stream");
-    const message = new MessageBuilder(this, "agent_message", this.#host.newId("agent_message"));
+    this.assertCanSend("turn.stream");
+    const message = new MessageBuilder(this, "agent_message", this.ids.newId("agent_message"));
     await message.pipe(source);
     return message;
   }
 
   toolCall(init: ToolCallInit): TurnToolCall {
-    this.#assertActive("turn.toolCall");
-    const id =
-      init.toolCallId === undefined ? this.#host.newId("tool_call") : this.#host.claimId("tool_call", init.toolCallId);
-    return new TurnToolCall(this, id, init);
-  }
-
-  terminal(init: TerminalInit = {}): TerminalBuilder {
-    this.#assertActive("turn.terminal");
-    const id =
-      init.terminalId === undefined ? this.#host.newId("terminal") : this.#host.claimId("terminal", init.terminalId);
-    return new TerminalBuilder(this.#terminalHost, id, init);
-  }
-
-  plan(entries: readonly (PlanEntryInput | string)[], options: { planId?: string } = {}): PlanBuilder {
-    this.#assertActive("turn.plan");
-    const plan = new PlanBuilder(this, options.planId ?? this.#host.newId("plan"));
-    void plan.set(entries);
-    return plan;
-  }
-
-  usage(usage: Omit<UsageUpdate, "sessionUpdate">): Promise<void> {
-    return this.emit({ sessionUpdate: "usage_update", ...usage } as SessionUpdate, "turn.usage");
-  }
-
-  notice(notice: NoticeInput): Promise<void> {
-    return this.emit({ sessionUpdate: "notice", ...notice } as SessionUpdate, "turn.notice");
+    return new TurnToolCall(this, this.toolCallId(init.toolCallId), init);
   }
 
   requestPermission(request: PermissionRequest): Promise<PermissionDecision> {
@@ -285,11 +267,11 @@ export class TurnImpl implements Turn, UpdateOwner {
     request: PermissionRequest,
     onSent: (() => void) | undefined,
   ): Promise<PermissionDecision> {
-    this.#assertActive("turn.requestPermission");
+    this.assertCanSend("turn.requestPermission");
     const options = request.options ?? DEFAULT_PERMISSION_OPTIONS;
     const ids = new Set(options.map((o) => o.optionId));
     if (ids.size !== options.length) throw new TypeError("turn.requestPermission: optionId values must be unique");
-    const params: Record<string, unknown> = { sessionId: this.sessionId, title: request.title, options: [...options] };
+    const params: RequestPermissionRequest = { sessionId: this.sessionId, title: request.title, options: [...options] };
     if (request.description !== undefined) params.description = request.description;
     if (request.subject !== undefined) params.subject = request.subject;
     if (request._meta !== undefined) params._meta = request._meta;
@@ -300,7 +282,7 @@ export class TurnImpl implements Turn, UpdateOwner {
   }
 
   async elicit(request: ElicitationRequest): Promise<ElicitationResult> {
-    this.#assertActive("turn.elicit");
+    this.assertCanSend("turn.elicit");
     assertElicitationMode(request.mode, this.client.capabilities);
     const params: Record<string, unknown> = { sessionId: this.sessionId, mode: request.mode, message: request.message };
     if (request.toolCallId !== undefined) params.toolCallId = request.toolCallId;
@@ -308,7 +290,7 @@ export class TurnImpl implements Turn, UpdateOwner {
     let elicitationId: string | undefined;
     if (request.mode === "form") params.requestedSchema = request.requestedSchema;
     else {
-      elicitationId = request.elicitationId ?? this.#host.newId("elicitation");
+      elicitationId = request.elicitationId ?? this.ids.newId("elicitation");
       params.elicitationId = elicitationId;
       params.url = request.url;
     }
@@ -321,7 +303,7 @@ export class TurnImpl implements Turn, UpdateOwner {
   }
 
   onFollowUp(listener: (followUp: FollowUp) => void): { dispose(): void } {
-    this.#assertActive("turn.onFollowUp");
+    this.assertCanSend("turn.onFollowUp");
     this.#run.followUpListeners.add(listener);
     return { dispose: () => void this.#run.followUpListeners.delete(listener) };
   }
@@ -361,19 +343,15 @@ export class TurnImpl implements Turn, UpdateOwner {
     kind: "agent_message" | "agent_thought",
     content: ContentInput | readonly ContentInput[] | undefined,
   ): MessageBuilder {
-    this.#assertActive(kind === "agent_message" ? "turn.message" : "turn.thought");
+    this.assertCanSend(kind === "agent_message" ? "turn.message" : "turn.thought");
     const message = new MessageBuilder(
       this,
       kind,
-      this.#host.newId(kind === "agent_message" ? "agent_message" : "thought"),
+      this.ids.newId(kind === "agent_message" ? "agent_message" : "thought"),
     );
     if (content !== undefined) void message.set(content);
     return message;
   }
-
-  #assertActive(what: string): void {
-    if (this.#run.ended) throw new TurnEndedError(what);
-  }
 }
 
-export type { FollowUp, PermissionOption };
+export type { FollowUp, NoticeInput, PermissionOption };
