@@ -11,6 +11,8 @@
  * `auth/login`/`auth/logout`. Updates: see `V1SessionProjection`.
  */
 import {
+  type DecodeError,
+  type DecodeResult,
   decoders,
   ErrorCodes,
   type IdleStateUpdate,
@@ -50,8 +52,8 @@ interface PendingPrompt {
   end?: WireMessage;
 }
 
-function reason(decoded: { error: { path: string; message: string } }): string {
-  return `${decoded.error.path || "/"}: ${decoded.error.message}`;
+function reason(error: DecodeError): string {
+  return `${error.path || "/"}: ${error.message}`;
 }
 
 const V1_STOP_REASONS: ReadonlySet<string> = new Set<V1StopReason>([
@@ -117,97 +119,76 @@ export class V1ClientProjection {
     const { id, method } = message;
     if (method === undefined || id === undefined || id === null) return this.#io.toLocal(message);
     const params = message.params ?? {};
-    const refuse = (decoded: { error: { path: string; message: string } }): void | Promise<void> =>
+    const refuse = ({ error }: { error: DecodeError }): void | Promise<void> =>
       this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: {
-          code: ErrorCodes.InvalidParams,
-          message: `Invalid params for ${method}: ${decoded.error.path || "/"}: ${decoded.error.message}`,
-        },
+        error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${reason(error)}` },
       });
+    // Params that do not decode as v1 are refused before the engine sees them.
+    const read = <T>(decode: (value: unknown) => DecodeResult<T>, then: (value: T) => void | Promise<void>) => {
+      const decoded = decode(params);
+      return decoded.ok ? then(decoded.value) : refuse(decoded);
+    };
     const send = (v2Method: string, v2Params: unknown, sent?: Sent): void | Promise<void> => {
       if (sent !== undefined) this.#sent.set(id, sent);
       return this.#io.toLocal({ jsonrpc: "2.0", id, method: v2Method, params: v2Params });
     };
     switch (method) {
-      case "session/new": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        return send("session/new", environmentToV2(decoded.value), { kind: "new" });
-      }
-      case "session/prompt": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        const { sessionId } = decoded.value;
-        const pending = this.#prompts.get(sessionId) ?? [];
-        pending.push({ id, inserted: false, answered: false });
-        this.#prompts.set(sessionId, pending);
-        return send("session/prompt", decoded.value, { kind: "prompt", sessionId });
-      }
-      case "session/load": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        const { sessionId } = decoded.value;
-        this.#session(sessionId).replaying = true;
-        return send(
-          "session/resume",
-          { sessionId, ...environmentToV2(decoded.value), replayFrom: { type: "start" } },
-          { kind: "load", sessionId },
+      case "session/new":
+        return read(v1Decoders[method].params, (request) =>
+          send("session/new", environmentToV2(request), { kind: "new" }),
         );
-      }
-      case "session/resume": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        const { sessionId } = decoded.value;
-        return send("session/resume", { sessionId, ...environmentToV2(decoded.value) }, { kind: "resume", sessionId });
-      }
-      case "session/set_mode": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        const { sessionId, modeId } = decoded.value;
-        const option = modeOptionOf(this.#options.get(sessionId) ?? []);
-        if (option === undefined)
-          return this.#io.toPeer({
-            jsonrpc: "2.0",
-            id,
-            error: { code: ErrorCodes.InvalidParams, message: "This session has no modes" },
-          });
-        return send(
-          "session/set_config_option",
-          { sessionId, configId: option.configId, type: "id", value: modeId },
-          { kind: "set_mode", sessionId },
+      case "session/prompt":
+        return read(v1Decoders[method].params, (request) => {
+          const { sessionId } = request;
+          const pending = this.#prompts.get(sessionId) ?? [];
+          pending.push({ id, inserted: false, answered: false });
+          this.#prompts.set(sessionId, pending);
+          return send("session/prompt", request, { kind: "prompt", sessionId });
+        });
+      case "session/load":
+        return read(v1Decoders[method].params, (request) => {
+          const { sessionId } = request;
+          this.#session(sessionId).replaying = true;
+          const resume = { sessionId, ...environmentToV2(request), replayFrom: { type: "start" } };
+          return send("session/resume", resume, { kind: "load", sessionId });
+        });
+      case "session/resume":
+        return read(v1Decoders[method].params, ({ sessionId, ...request }) =>
+          send("session/resume", { sessionId, ...environmentToV2(request) }, { kind: "resume", sessionId }),
         );
-      }
-      case "session/set_config_option": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        const request = decoded.value;
-        const sent: Sent = { kind: "set_config_option", sessionId: request.sessionId };
-        // v1 tags only boolean values; an untagged value is an id.
-        if ("type" in request && request.type === "boolean") return send("session/set_config_option", request, sent);
-        return send("session/set_config_option", { ...request, type: "id" }, sent);
-      }
+      case "session/set_mode":
+        return read(v1Decoders[method].params, ({ sessionId, modeId }) => {
+          const option = modeOptionOf(this.#options.get(sessionId) ?? []);
+          if (option === undefined)
+            return this.#io.toPeer({
+              jsonrpc: "2.0",
+              id,
+              error: { code: ErrorCodes.InvalidParams, message: "This session has no modes" },
+            });
+          const request = { sessionId, configId: option.configId, type: "id", value: modeId };
+          return send("session/set_config_option", request, { kind: "set_mode", sessionId });
+        });
+      case "session/set_config_option":
+        return read(v1Decoders[method].params, (request) => {
+          const sent: Sent = { kind: "set_config_option", sessionId: request.sessionId };
+          // v1 tags only boolean values; an untagged value is an id.
+          if ("type" in request && request.type === "boolean") return send(method, request, sent);
+          return send(method, { ...request, type: "id" }, sent);
+        });
       case "session/close":
-      case "session/delete": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        return send(method, decoded.value, { kind: "close", sessionId: decoded.value.sessionId });
-      }
-      case "authenticate": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        return send("auth/login", { methodId: decoded.value.methodId });
-      }
-      case "logout": {
-        const decoded = v1Decoders[method].params(params);
-        if (!decoded.ok) return refuse(decoded);
-        return send("auth/logout", {});
-      }
+      case "session/delete":
+        return read(v1Decoders[method].params, (request) =>
+          send(method, request, { kind: "close", sessionId: request.sessionId }),
+        );
+      case "authenticate":
+        return read(v1Decoders[method].params, ({ methodId }) => send("auth/login", { methodId }));
+      case "logout":
+        return read(v1Decoders[method].params, () => send("auth/logout", {}));
       default: {
         const decoded = decodeV1Params(method, params);
-        if (decoded !== undefined && !decoded.ok) return refuse(decoded);
-        return this.#io.toLocal(message);
+        return decoded === undefined || decoded.ok ? this.#io.toLocal(message) : refuse(decoded);
       }
     }
   }
@@ -221,7 +202,7 @@ export class V1ClientProjection {
       const decoded = decoders[method].params(message.params);
       if (decoded.ok) return this.#update(decoded.value);
       // The engine's own updates were validated on their way out: this one has no v1 form.
-      this.#io.logger.warn?.(`Dropped a session/update a v1 client cannot read: ${reason(decoded)}`);
+      this.#io.logger.warn?.(`Dropped a session/update a v1 client cannot read: ${reason(decoded.error)}`);
       return;
     }
     if (method === "session/request_permission" && id !== undefined && id !== null) {

@@ -22,6 +22,7 @@ import {
   RequestError,
   type ResumeSessionRequest,
   type SessionUpdate,
+  type SetSessionConfigOptionRequest,
 } from "@acp-kit/protocol";
 import {
   mcpServersToV1,
@@ -119,71 +120,65 @@ export class V1AgentBridge {
       return this.#io.toPeer({ jsonrpc: "2.0", id, method: v1Method, params: v1Params });
     };
     // A request that does not decode goes on as it is, for the agent to refuse.
-    const forward = (): void | Promise<void> => this.#io.toPeer(message);
+    const read = <T>(decode: (value: unknown) => DecodeResult<T>, then: (value: T) => void | Promise<void>) => {
+      const decoded = decode(message.params);
+      return decoded.ok ? then(decoded.value) : this.#io.toPeer(message);
+    };
     switch (method) {
-      case "session/new": {
-        const params = decodedValue(decoders[method].params(message.params));
-        if (params === undefined) return forward();
-        return send("session/new", { ...params, mcpServers: mcpServersToV1(params.mcpServers) }, { kind: "new" });
-      }
-      case "session/prompt": {
-        const params = decodedValue(decoders[method].params(message.params));
-        if (params === undefined) return forward();
-        const { sessionId } = params;
-        const state = this.#session(sessionId);
-        const prompt: PromptInFlight = {
-          id,
-          prompt: params.prompt,
-          userMessageId: state.newMessageId("user"),
-          accepted: false,
-        };
-        state.prompts.push(prompt);
-        state.endMessage();
-        return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
-      }
-      case "session/resume": {
-        const params = decodedValue(decoders[method].params(message.params));
-        return params === undefined ? forward() : this.#resume(id, params, send);
-      }
-      case "session/set_config_option": {
-        const params = decodedValue(decoders[method].params(message.params));
-        if (params === undefined) return forward();
-        const { sessionId } = params;
-        if (this.#session(sessionId).isModeOption(params.configId)) {
-          const modeId = String(params.value);
-          return send("session/set_mode", { sessionId, modeId }, { kind: "set_mode", sessionId, modeId });
-        }
-        const sent: Sent = { kind: "set_config_option", sessionId };
-        switch (params.type) {
-          case "boolean":
-            return send("session/set_config_option", params, sent);
-          case "id": {
-            const { type: _type, ...rest } = params;
-            return send("session/set_config_option", rest, sent);
-          }
-          default:
-            return this.#failLocally(id, RequestError.invalidParams(`v1 agents take no ${params.type} config values`));
-        }
-      }
-      case "session/close": {
-        const params = decodedValue(decoders[method].params(message.params));
-        if (params === undefined) return forward();
-        this.#sessions.delete(params.sessionId);
-        // A v1 agent without `session/close` keeps the session; for this client it is closed.
-        if (this.#agent.agentCapabilities?.sessionCapabilities?.close == null) return this.#answerLocally(id, {});
-        return send("session/close", params);
-      }
-      case "auth/login": {
-        const params = decodedValue(decoders[method].params(message.params));
-        return params === undefined ? forward() : send("authenticate", { methodId: params.methodId });
-      }
+      case "session/new":
+        return read(decoders[method].params, (params) =>
+          send("session/new", { ...params, mcpServers: mcpServersToV1(params.mcpServers) }, { kind: "new" }),
+        );
+      case "session/prompt":
+        return read(decoders[method].params, (params) => {
+          const { sessionId } = params;
+          const state = this.#session(sessionId);
+          const userMessageId = state.newMessageId("user");
+          const prompt: PromptInFlight = { id, prompt: params.prompt, userMessageId, accepted: false };
+          state.prompts.push(prompt);
+          state.endMessage();
+          return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
+        });
+      case "session/resume":
+        return read(decoders[method].params, (params) => this.#resume(id, params, send));
+      case "session/set_config_option":
+        return read(decoders[method].params, (params) => this.#setConfigOption(id, params, send));
+      case "session/close":
+        return read(decoders[method].params, (params) => {
+          this.#sessions.delete(params.sessionId);
+          // A v1 agent without `session/close` keeps the session; for this client it is closed.
+          if (this.#agent.agentCapabilities?.sessionCapabilities?.close == null) return this.#answerLocally(id, {});
+          return send("session/close", params);
+        });
+      case "auth/login":
+        return read(decoders[method].params, ({ methodId }) => send("authenticate", { methodId }));
       case "auth/logout":
         return send("logout", {});
       case "tool_call/cancel":
       case "terminal/cancel":
         return this.#failLocally(id, RequestError.methodNotFound(method));
       default:
-        return forward();
+        return this.#io.toPeer(message);
+    }
+  }
+
+  /** The mode option is v1's `session/set_mode`; v1 takes id and boolean values only. */
+  #setConfigOption(id: Id, params: SetSessionConfigOptionRequest, send: SendV1): void | Promise<void> {
+    const { sessionId } = params;
+    if (this.#session(sessionId).isModeOption(params.configId)) {
+      const modeId = String(params.value);
+      return send("session/set_mode", { sessionId, modeId }, { kind: "set_mode", sessionId, modeId });
+    }
+    const sent: Sent = { kind: "set_config_option", sessionId };
+    switch (params.type) {
+      case "boolean":
+        return send("session/set_config_option", params, sent);
+      case "id": {
+        const { type: _type, ...rest } = params;
+        return send("session/set_config_option", rest, sent);
+      }
+      default:
+        return this.#failLocally(id, RequestError.invalidParams(`v1 agents take no ${params.type} config values`));
     }
   }
 
