@@ -1,7 +1,7 @@
 /**
  * Edges of the agent's v1 projection on the wire: method names a v1 client sends that are not
  * v1 methods, including names only `Object.prototype` has, are answered like any unknown
- * method; the connection goes on.
+ * method and the connection goes on; values v1 spells differently reach it in v1's spelling.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type Started, start } from "./support/harness.js";
@@ -25,4 +25,28 @@ describe("a v1 client's request for a method v1 does not define", () => {
       expect(await running.client.prompt(sessionId, "still there?")).toEqual({ stopReason: "end_turn" });
     },
   );
+});
+
+describe("the initialize answer for a v1 client", () => {
+  it("spells a terminal auth method's environment as v1's map, and the agent method untagged", async () => {
+    running = start({
+      prompt: async () => "end_turn",
+      authMethods: [
+        {
+          type: "terminal",
+          methodId: "cli",
+          name: "Log in in a terminal",
+          args: ["login"],
+          env: [{ name: "MODE", value: "interactive" }],
+        },
+        { type: "agent", methodId: "oauth", name: "Log in" },
+      ],
+      login: async () => {},
+    });
+    const result = await running.client.request("initialize", V1_INIT);
+    expect(result.authMethods).toEqual([
+      { id: "cli", type: "terminal", name: "Log in in a terminal", args: ["login"], env: { MODE: "interactive" } },
+      { id: "oauth", name: "Log in" },
+    ]);
+  });
 });
