@@ -38,7 +38,12 @@ describe("v1 values the client reads in their v2 spelling", () => {
     });
     await flush();
     expect(session.store.getSnapshot().availableCommands).toEqual([
-      { type: "command", name: "search", description: "Search the web", input: { type: "text", hint: "what to look for" } },
+      {
+        type: "command",
+        name: "search",
+        description: "Search the web",
+        input: { type: "text", hint: "what to look for" },
+      },
       { type: "command", name: "plan", description: "Make a plan" },
     ]);
   });
