@@ -22,6 +22,7 @@ import {
   type UpdateSessionNotification,
 } from "@acp-kit/protocol";
 import {
+  decodeErrorText,
   decodeV1Params,
   mcpServersToV2,
   type ClientCapabilities as V1ClientCapabilities,
@@ -50,10 +51,6 @@ interface PendingPrompt {
   inserted: boolean;
   answered: boolean;
   end?: WireMessage;
-}
-
-function reason(error: DecodeError): string {
-  return `${error.path || "/"}: ${error.message}`;
 }
 
 const V1_STOP_REASONS: ReadonlySet<string> = new Set<V1StopReason>([
@@ -123,7 +120,7 @@ export class V1ClientProjection {
       this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${reason(error)}` },
+        error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${decodeErrorText(error)}` },
       });
     // Params that do not decode as v1 are refused before the engine sees them.
     const read = <T>(decode: (value: unknown) => DecodeResult<T>, then: (value: T) => void | Promise<void>) => {
@@ -202,7 +199,7 @@ export class V1ClientProjection {
       const decoded = decoders[method].params(message.params);
       if (decoded.ok) return this.#update(decoded.value);
       // The engine's own updates were validated on their way out: this one has no v1 form.
-      this.#io.logger.warn?.(`Dropped a session/update a v1 client cannot read: ${reason(decoded.error)}`);
+      this.#io.logger.warn?.(`Dropped a session/update a v1 client cannot read: ${decodeErrorText(decoded.error)}`);
       return;
     }
     if (method === "session/request_permission" && id !== undefined && id !== null) {

@@ -15,6 +15,7 @@ import {
   type Transport,
 } from "@acp-kit/protocol";
 import {
+  decodeErrorText,
   parseWire,
   RelayTransport,
   readField,
@@ -83,9 +84,7 @@ export class ServingTransport extends RelayTransport {
     const answer = decoders.initialize.result(message.result);
     if (answer.ok) return JSON.stringify({ ...message, result: initializeResultToV1(answer.value) });
     // The agent's own answer was validated on its way out; one that is not goes on as it is.
-    this.#logger.warn?.(
-      `Sent an initialize answer a v1 client cannot read: ${answer.error.path || "/"}: ${answer.error.message}`,
-    );
+    this.#logger.warn?.(`Sent an initialize answer a v1 client cannot read: ${decodeErrorText(answer.error)}`);
     return payload;
   }
 }

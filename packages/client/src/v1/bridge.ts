@@ -25,6 +25,7 @@ import {
   type SetSessionConfigOptionRequest,
 } from "@acp-kit/protocol";
 import {
+  decodeErrorText,
   mcpServersToV1,
   readField,
   type InitializeResponse as V1InitializeResponse,
@@ -58,10 +59,6 @@ export interface BridgeIo {
 
 function decodedValue<T>(decoded: DecodeResult<T>): T | undefined {
   return decoded.ok ? decoded.value : undefined;
-}
-
-function reason(decoded: { error: { path: string; message: string } }): string {
-  return `${decoded.error.path || "/"}: ${decoded.error.message}`;
 }
 
 export class V1AgentBridge {
@@ -276,7 +273,7 @@ export class V1AgentBridge {
   #update(params: unknown): void | Promise<void> {
     const decoded = v1Decoders["session/update"].params(params);
     if (!decoded.ok) {
-      this.#io.logger.warn?.(`Dropped a v1 session/update: ${reason(decoded)}`, { params });
+      this.#io.logger.warn?.(`Dropped a v1 session/update: ${decodeErrorText(decoded.error)}`, { params });
       return;
     }
     const { sessionId, update } = decoded.value;
@@ -297,7 +294,11 @@ export class V1AgentBridge {
       return this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: errorOf(RequestError.invalidParams(`Invalid params for session/request_permission: ${reason(decoded)}`)),
+        error: errorOf(
+          RequestError.invalidParams(
+            `Invalid params for session/request_permission: ${decodeErrorText(decoded.error)}`,
+          ),
+        ),
       });
     this.#activity(decoded.value.sessionId);
     this.#permissions.add(id);

@@ -5,6 +5,7 @@
  * signal the agent's `$/cancel_request` or the connection's end aborts.
  */
 import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol";
+import { decodeErrorText } from "@acp-kit/protocol/v1";
 import type { V1ClientMethod } from "./handlers.js";
 
 type Id = string | number;
@@ -55,8 +56,7 @@ export class V1ClientMethods {
     if (handling === null) return reply({ error: errorOf(RequestError.methodNotFound(method)) });
     const call = handling(params);
     if (!call.ok) {
-      const where = call.error.path || "/";
-      const message = `Invalid params for ${method}: ${where}: ${call.error.message}`;
+      const message = `Invalid params for ${method}: ${decodeErrorText(call.error)}`;
       return reply({ error: errorOf(RequestError.invalidParams(message)) });
     }
     started(call.sessionId);

@@ -105,9 +105,7 @@ export class V1SessionState {
   toV2(update: V1SessionUpdate): SessionUpdate[] {
     switch (update.sessionUpdate) {
       case "user_message_chunk":
-        return [this.#chunk(update.sessionUpdate, update)];
       case "agent_message_chunk":
-        return [this.#chunk(update.sessionUpdate, update)];
       case "agent_thought_chunk":
         return [this.#chunk(update.sessionUpdate, update)];
     }

@@ -20,6 +20,6 @@ export {
   toolContentToV2,
   wholeFilePatch,
 } from "./content.js";
-export { decodeV1Params } from "./params.js";
+export { decodeErrorText, decodeV1Params } from "./params.js";
 export { parseWire, RelayTransport, readField, settleAll, type Translator, type WireMessage } from "./relay.js";
 export { authMethodsToV1, authMethodsToV2, mcpServersToV1, mcpServersToV2 } from "./setup.js";

@@ -1,5 +1,5 @@
 /** The v1 decoders looked up by a method name read off the wire. */
-import { type DecodeResult, decoders, type MethodDecoders } from "../generated/v1/decoders.js";
+import { type DecodeError, type DecodeResult, decoders, type MethodDecoders } from "../generated/v1/decoders.js";
 
 const byMethod: Readonly<Record<string, MethodDecoders | undefined>> = decoders;
 
@@ -9,4 +9,9 @@ const byMethod: Readonly<Record<string, MethodDecoders | undefined>> = decoders;
  */
 export function decodeV1Params(method: string, params: unknown): DecodeResult<unknown> | undefined {
   return Object.hasOwn(byMethod, method) ? byMethod[method]?.params(params) : undefined;
+}
+
+/** A decode error as the adapters' messages spell it: `path: reason`, `/` for the value itself. */
+export function decodeErrorText(error: DecodeError): string {
+  return `${error.path || "/"}: ${error.message}`;
 }
