@@ -142,7 +142,8 @@ export class V1ClientProjection {
           const pending = this.#prompts.get(sessionId) ?? [];
           pending.push({ id, inserted: false, answered: false });
           this.#prompts.set(sessionId, pending);
-          return send("session/prompt", request, { kind: "prompt", sessionId });
+          // The prompt goes on as the client wrote it: blocks v1 does not know are the engine's to judge.
+          return send("session/prompt", params, { kind: "prompt", sessionId });
         });
       case "session/load":
         return read(v1Decoders[method].params, (request) => {
@@ -176,9 +177,7 @@ export class V1ClientProjection {
         });
       case "session/close":
       case "session/delete":
-        return read(v1Decoders[method].params, (request) =>
-          send(method, request, { kind: "close", sessionId: request.sessionId }),
-        );
+        return read(v1Decoders[method].params, ({ sessionId }) => send(method, params, { kind: "close", sessionId }));
       case "authenticate":
         return read(v1Decoders[method].params, ({ methodId }) => send("auth/login", { methodId }));
       case "logout":
