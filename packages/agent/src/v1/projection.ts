@@ -10,22 +10,29 @@
  * replay; `session/set_mode` sets the option of category `mode`; `authenticate`/`logout` are
  * `auth/login`/`auth/logout`. Updates: see `V1SessionProjection`.
  */
-import { ErrorCodes, type Logger, type RequestPermissionRequest, type SessionConfigOption } from "@acp-kit/protocol";
 import {
+  type DecodeError,
+  type DecodeResult,
+  decoders,
+  ErrorCodes,
+  type IdleStateUpdate,
+  type Logger,
+  type NewSessionResponse,
+  type SessionConfigOption,
+  type UpdateSessionNotification,
+} from "@acp-kit/protocol";
+import {
+  decodeErrorText,
+  decodeV1Params,
+  mcpServersToV2,
   type ClientCapabilities as V1ClientCapabilities,
+  type McpServer as V1McpServer,
+  type StopReason as V1StopReason,
   decoders as v1Decoders,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
-import { V1SessionProjection } from "./session-projection.js";
-import {
-  agentCapabilitiesToV1,
-  authMethodsToV1,
-  configOptionsToV1,
-  mcpServersToV2,
-  modeOptionOf,
-  modesOf,
-  permissionRequestToV1,
-} from "./values.js";
+import { type ProjectedUpdate, V1SessionProjection } from "./session-projection.js";
+import { configOptionsToV1, modeOptionOf, modesOf, permissionRequestToV1 } from "./values.js";
 
 type Id = string | number;
 type Send = (message: WireMessage) => void | Promise<void>;
@@ -46,12 +53,26 @@ interface PendingPrompt {
   end?: WireMessage;
 }
 
-const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const V1_STOP_REASONS: ReadonlySet<string> = new Set<V1StopReason>([
+  "end_turn",
+  "max_tokens",
+  "max_turn_requests",
+  "refusal",
+  "cancelled",
+]);
 
-const decoderTable = v1Decoders as unknown as Record<
-  string,
-  { params: (v: unknown) => { ok: boolean; value?: unknown; error?: { path: string; message: string } } } | undefined
->;
+/** What a v1 `session/new|load|resume` brings along: where to work and the MCP servers. */
+interface V1Environment {
+  cwd: string;
+  mcpServers?: V1McpServer[];
+  additionalDirectories?: string[];
+}
+
+function environmentToV2(params: V1Environment): Record<string, unknown> {
+  const out: Record<string, unknown> = { cwd: params.cwd, mcpServers: mcpServersToV2(params.mcpServers) };
+  if (Array.isArray(params.additionalDirectories)) out.additionalDirectories = params.additionalDirectories;
+  return out;
+}
 
 export interface ProjectionIo {
   toPeer: Send;
@@ -85,7 +106,7 @@ export class V1ClientProjection {
     return session;
   }
 
-  #notify(sessionId: string, update: Record<string, unknown>): void | Promise<void> {
+  #notify(sessionId: string, update: ProjectedUpdate): void | Promise<void> {
     return this.#io.toPeer({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } });
   }
 
@@ -94,78 +115,77 @@ export class V1ClientProjection {
   fromPeer(message: WireMessage): void | Promise<void> {
     const { id, method } = message;
     if (method === undefined || id === undefined || id === null) return this.#io.toLocal(message);
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    const decoded = decoderTable[method]?.params(params);
-    if (decoded !== undefined && !decoded.ok) {
-      const where = decoded.error?.path || "/";
-      return this.#io.toPeer({
+    const params = message.params ?? {};
+    const refuse = ({ error }: { error: DecodeError }): void | Promise<void> =>
+      this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: {
-          code: ErrorCodes.InvalidParams,
-          message: `Invalid params for ${method}: ${where}: ${decoded.error?.message}`,
-        },
+        error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${decodeErrorText(error)}` },
       });
-    }
-    const sessionId = params.sessionId as string;
+    // Params that do not decode as v1 are refused before the engine sees them.
+    const read = <T>(decode: (value: unknown) => DecodeResult<T>, then: (value: T) => void | Promise<void>) => {
+      const decoded = decode(params);
+      return decoded.ok ? then(decoded.value) : refuse(decoded);
+    };
     const send = (v2Method: string, v2Params: unknown, sent?: Sent): void | Promise<void> => {
       if (sent !== undefined) this.#sent.set(id, sent);
       return this.#io.toLocal({ jsonrpc: "2.0", id, method: v2Method, params: v2Params });
     };
-    const environment = (): Record<string, unknown> => {
-      const out: Record<string, unknown> = { cwd: params.cwd, mcpServers: mcpServersToV2(params.mcpServers as never) };
-      if (Array.isArray(params.additionalDirectories)) out.additionalDirectories = params.additionalDirectories;
-      return out;
-    };
     switch (method) {
       case "session/new":
-        return send("session/new", environment(), { kind: "new" });
-      case "session/prompt": {
-        const pending = this.#prompts.get(sessionId) ?? [];
-        pending.push({ id, inserted: false, answered: false });
-        this.#prompts.set(sessionId, pending);
-        return send("session/prompt", params, { kind: "prompt", sessionId });
-      }
+        return read(v1Decoders[method].params, (request) =>
+          send("session/new", environmentToV2(request), { kind: "new" }),
+        );
+      case "session/prompt":
+        return read(v1Decoders[method].params, (request) => {
+          const { sessionId } = request;
+          const pending = this.#prompts.get(sessionId) ?? [];
+          pending.push({ id, inserted: false, answered: false });
+          this.#prompts.set(sessionId, pending);
+          // The prompt goes on as the client wrote it: blocks v1 does not know are the engine's to judge.
+          return send("session/prompt", params, { kind: "prompt", sessionId });
+        });
       case "session/load":
-        this.#session(sessionId).replaying = true;
-        return send(
-          "session/resume",
-          { sessionId, ...environment(), replayFrom: { type: "start" } },
-          { kind: "load", sessionId },
-        );
+        return read(v1Decoders[method].params, (request) => {
+          const { sessionId } = request;
+          this.#session(sessionId).replaying = true;
+          const resume = { sessionId, ...environmentToV2(request), replayFrom: { type: "start" } };
+          return send("session/resume", resume, { kind: "load", sessionId });
+        });
       case "session/resume":
-        return send("session/resume", { sessionId, ...environment() }, { kind: "resume", sessionId });
-      case "session/set_mode": {
-        const option = modeOptionOf(this.#options.get(sessionId) ?? []);
-        if (option === undefined)
-          return this.#io.toPeer({
-            jsonrpc: "2.0",
-            id,
-            error: { code: ErrorCodes.InvalidParams, message: "This session has no modes" },
-          });
-        return send(
-          "session/set_config_option",
-          { sessionId, configId: option.configId, type: "id", value: params.modeId },
-          { kind: "set_mode", sessionId },
+        return read(v1Decoders[method].params, ({ sessionId, ...request }) =>
+          send("session/resume", { sessionId, ...environmentToV2(request) }, { kind: "resume", sessionId }),
         );
-      }
-      case "session/set_config_option": {
-        const { type, ...rest } = params;
-        return send(
-          "session/set_config_option",
-          { ...rest, type: type === "boolean" ? "boolean" : "id" },
-          { kind: "set_config_option", sessionId },
-        );
-      }
+      case "session/set_mode":
+        return read(v1Decoders[method].params, ({ sessionId, modeId }) => {
+          const option = modeOptionOf(this.#options.get(sessionId) ?? []);
+          if (option === undefined)
+            return this.#io.toPeer({
+              jsonrpc: "2.0",
+              id,
+              error: { code: ErrorCodes.InvalidParams, message: "This session has no modes" },
+            });
+          const request = { sessionId, configId: option.configId, type: "id", value: modeId };
+          return send("session/set_config_option", request, { kind: "set_mode", sessionId });
+        });
+      case "session/set_config_option":
+        return read(v1Decoders[method].params, (request) => {
+          const sent: Sent = { kind: "set_config_option", sessionId: request.sessionId };
+          // v1 tags only boolean values; an untagged value is an id.
+          if ("type" in request && request.type === "boolean") return send(method, request, sent);
+          return send(method, { ...request, type: "id" }, sent);
+        });
       case "session/close":
       case "session/delete":
-        return send(method, params, { kind: "close", sessionId });
+        return read(v1Decoders[method].params, ({ sessionId }) => send(method, params, { kind: "close", sessionId }));
       case "authenticate":
-        return send("auth/login", { methodId: params.methodId });
+        return read(v1Decoders[method].params, ({ methodId }) => send("auth/login", { methodId }));
       case "logout":
-        return send("auth/logout", {});
-      default:
-        return this.#io.toLocal(message);
+        return read(v1Decoders[method].params, () => send("auth/logout", {}));
+      default: {
+        const decoded = decodeV1Params(method, params);
+        return decoded === undefined || decoded.ok ? this.#io.toLocal(message) : refuse(decoded);
+      }
     }
   }
 
@@ -174,38 +194,40 @@ export class V1ClientProjection {
   fromLocal(message: WireMessage): void | Promise<void> {
     const { id, method } = message;
     if (method === undefined) return this.#response(message);
-    if (method === "session/update") return this.#update(message.params as { sessionId: string; update: never });
+    if (method === "session/update") {
+      const decoded = decoders[method].params(message.params);
+      if (decoded.ok) return this.#update(decoded.value);
+      // The engine's own updates were validated on their way out: this one has no v1 form.
+      this.#io.logger.warn?.(`Dropped a session/update a v1 client cannot read: ${decodeErrorText(decoded.error)}`);
+      return;
+    }
     if (method === "session/request_permission" && id !== undefined && id !== null) {
-      const request = message.params as RequestPermissionRequest;
+      const decoded = decoders[method].params(message.params);
+      if (!decoded.ok) return this.#io.toPeer(message);
+      const request = decoded.value;
       const v1 = permissionRequestToV1(request, `permission-${++this.#permissionIds}`);
       const session = this.#session(request.sessionId);
-      const toolCall = v1.toolCall as Record<string, unknown>;
       // A v1 client expects the tool call a permission is about to exist already.
-      if (!session.knowsToolCall(toolCall.toolCallId as string))
-        void this.#notify(request.sessionId, session.announceToolCall({ ...toolCall }));
+      if (!session.knowsToolCall(v1.toolCall.toolCallId))
+        void this.#notify(request.sessionId, session.announceToolCall({ ...v1.toolCall }));
       return this.#io.toPeer({ jsonrpc: "2.0", id, method, params: v1 });
     }
     return this.#io.toPeer(message);
   }
 
-  #update(params: {
-    sessionId: string;
-    update: { sessionUpdate: string } & Record<string, unknown>;
-  }): void | Promise<void> {
-    const { sessionId, update } = params;
+  #update({ sessionId, update }: UpdateSessionNotification): void | Promise<void> {
     if (update.sessionUpdate === "state_update") {
       if (update.state === "idle") return this.#workEnded(sessionId, update);
       return;
     }
-    if (update.sessionUpdate === "config_option_update")
-      this.#options.set(sessionId, update.configOptions as SessionConfigOption[]);
+    if (update.sessionUpdate === "config_option_update") this.#options.set(sessionId, update.configOptions);
     // The engine sends a prompt's user message when it inserts it (into new or running work).
     if (update.sessionUpdate === "user_message" && !this.#session(sessionId).replaying) {
       const next = this.#prompts.get(sessionId)?.find((p) => !p.inserted);
       if (next !== undefined) next.inserted = true;
     }
     let last: Promise<void> | undefined;
-    for (const v1 of this.#session(sessionId).toV1(update as never)) last = this.#notify(sessionId, v1) ?? last;
+    for (const v1 of this.#session(sessionId).toV1(update)) last = this.#notify(sessionId, v1) ?? last;
     return last;
   }
 
@@ -213,7 +235,7 @@ export class V1ClientProjection {
    * The work's idle ends every prompt inserted into it: those already answered in v2 get their
    * v1 answer now, the others when their v2 answer goes by. Prompts still queued wait.
    */
-  #workEnded(sessionId: string, idle: Record<string, unknown>): void | Promise<void> {
+  #workEnded(sessionId: string, idle: IdleStateUpdate): void | Promise<void> {
     const pending = this.#prompts.get(sessionId) ?? [];
     let last: Promise<void> | undefined;
     for (const prompt of pending.filter((p) => p.inserted)) {
@@ -233,23 +255,21 @@ export class V1ClientProjection {
     else this.#prompts.set(sessionId, pending);
   }
 
-  #promptAnswer(id: Id, idle: Record<string, unknown>): WireMessage {
-    const stopReason = idle.stopReason;
-    if (stopReason === "error") {
-      const error = (idle.error as { code?: number; message?: string; data?: unknown } | undefined) ?? {};
+  #promptAnswer(id: Id, idle: IdleStateUpdate): WireMessage {
+    if (idle.stopReason === "error") {
+      const error = idle.error;
       const out: WireMessage["error"] = {
-        code: error.code ?? ErrorCodes.InternalError,
-        message: error.message ?? "The agent's work ended with an error",
+        code: error?.code ?? ErrorCodes.InternalError,
+        message: error?.message ?? "The agent's work ended with an error",
       };
-      if (error.data !== undefined) out.data = error.data;
+      if (error?.data !== undefined) out.data = error.data;
       return { jsonrpc: "2.0", id, error: out };
     }
+    const { stopReason } = idle;
     return {
       jsonrpc: "2.0",
       id,
-      result: {
-        stopReason: typeof stopReason === "string" && V1_STOP_REASONS.has(stopReason) ? stopReason : "end_turn",
-      },
+      result: { stopReason: stopReason != null && V1_STOP_REASONS.has(stopReason) ? stopReason : "end_turn" },
     };
   }
 
@@ -269,8 +289,10 @@ export class V1ClientProjection {
         );
       return this.#io.toPeer(message);
     }
-    const result = (message.result ?? {}) as Record<string, unknown>;
+    const result = message.result ?? {};
     const answer = (value: unknown): void | Promise<void> => this.#io.toPeer({ jsonrpc: "2.0", id, result: value });
+    // The engine's answers were validated on their way out; one that is not goes on as it is.
+    const forward = (): void | Promise<void> => this.#io.toPeer(message);
     switch (sent.kind) {
       case "prompt": {
         const pending = this.#prompts.get(sent.sessionId) ?? [];
@@ -286,31 +308,45 @@ export class V1ClientProjection {
         );
         return this.#io.toPeer(prompt.end);
       }
-      case "new":
-        return this.#setup(id, result.sessionId as string, result, { sessionId: result.sessionId });
+      case "new": {
+        const decoded = decoders["session/new"].result(result);
+        if (!decoded.ok) return forward();
+        const { sessionId } = decoded.value;
+        return this.#setup(id, sessionId, decoded.value, { sessionId });
+      }
       case "load":
-      case "resume":
+      case "resume": {
         this.#session(sent.sessionId).replaying = false;
-        return this.#setup(id, sent.sessionId, result, {});
-      case "set_mode":
-        this.#options.set(sent.sessionId, (result.configOptions as SessionConfigOption[]) ?? []);
+        const decoded = decoders["session/resume"].result(result);
+        return decoded.ok ? this.#setup(id, sent.sessionId, decoded.value, {}) : forward();
+      }
+      case "set_mode": {
+        const decoded = decoders["session/set_config_option"].result(result);
+        this.#options.set(sent.sessionId, decoded.ok ? decoded.value.configOptions : []);
         return answer({});
+      }
       case "close":
         this.#sessions.delete(sent.sessionId);
         this.#options.delete(sent.sessionId);
         this.#prompts.delete(sent.sessionId);
         return answer(result);
       case "set_config_option": {
-        const options = (result.configOptions as SessionConfigOption[]) ?? [];
-        this.#options.set(sent.sessionId, options);
-        return answer({ configOptions: configOptionsToV1(options) });
+        const decoded = decoders["session/set_config_option"].result(result);
+        if (!decoded.ok) return forward();
+        this.#options.set(sent.sessionId, decoded.value.configOptions);
+        return answer({ configOptions: configOptionsToV1(decoded.value.configOptions) });
       }
     }
   }
 
   /** A `session/new|load|resume` answer: options and modes in the v1 answer, commands as an update. */
-  #setup(id: Id, sessionId: string, v2: Record<string, unknown>, base: Record<string, unknown>) {
-    const options = (v2.configOptions as SessionConfigOption[] | undefined) ?? [];
+  #setup(
+    id: Id,
+    sessionId: string,
+    v2: Omit<NewSessionResponse, "sessionId">,
+    base: Record<string, unknown>,
+  ): void | Promise<void> {
+    const options = v2.configOptions ?? [];
     this.#options.set(sessionId, options);
     this.#session(sessionId).noteOptions(options);
     const result: Record<string, unknown> = { ...base };
@@ -318,27 +354,12 @@ export class V1ClientProjection {
     const modes = modesOf(options);
     if (modes !== undefined) result.modes = modes;
     const sent = this.#io.toPeer({ jsonrpc: "2.0", id, result });
-    const commands = v2.availableCommands as unknown[] | undefined;
-    if (commands !== undefined && commands.length > 0) {
-      for (const update of this.#session(sessionId).toV1({
-        sessionUpdate: "available_commands_update",
-        availableCommands: commands,
-      } as never))
+    const availableCommands = v2.availableCommands ?? [];
+    if (availableCommands.length > 0) {
+      const session = this.#session(sessionId);
+      for (const update of session.toV1({ sessionUpdate: "available_commands_update", availableCommands }))
         void this.#notify(sessionId, update);
     }
     return sent;
-  }
-
-  /** The v1 `initialize` answer for the agent's v2 one. */
-  static initializeResult(v2: Record<string, unknown>): Record<string, unknown> {
-    const result: Record<string, unknown> = {
-      protocolVersion: 1,
-      agentInfo: v2.info,
-      agentCapabilities: agentCapabilitiesToV1(v2.capabilities as never),
-    };
-    const authMethods = authMethodsToV1(v2.authMethods as never);
-    if (authMethods.length > 0) result.authMethods = authMethods;
-    if (v2._meta != null) result._meta = v2._meta;
-    return result;
   }
 }

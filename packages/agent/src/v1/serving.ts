@@ -6,17 +6,25 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import { type Logger, negotiateVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
 import {
-  decodeInitializeRequest as decodeV1InitializeRequest,
+  decoders,
+  type Logger,
+  negotiateVersion,
+  PROTOCOL_VERSION,
+  RequestError,
+  type Transport,
+} from "@acp-kit/protocol";
+import {
+  decodeErrorText,
   parseWire,
   RelayTransport,
+  readField,
   PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
   type InitializeRequest as V1InitializeRequest,
-  type WireMessage,
+  decoders as v1Decoders,
 } from "@acp-kit/protocol/v1";
 import { V1ClientProjection } from "./projection.js";
-import { initializeParamsToV2 } from "./values.js";
+import { initializeParamsToV2, initializeResultToV1 } from "./values.js";
 
 /** The versions an agent serves, newest first: v2, and v1 through the projection. */
 export const AGENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_PROTOCOL_VERSION];
@@ -34,7 +42,6 @@ export class ServingTransport extends RelayTransport {
   /** The v1 `initialize` waiting for the agent's answer. */
   #v1Initialize: { id: string | number; params: V1InitializeRequest } | undefined;
   #settled = false;
-  #projection: V1ClientProjection | undefined;
 
   constructor(inner: Transport, logger: Logger = {}) {
     super(inner);
@@ -46,9 +53,9 @@ export class ServingTransport extends RelayTransport {
     const message = parseWire(payload)?.[0];
     if (message?.method !== "initialize" || message.id === undefined || message.id === null)
       return this.deliverRaw(payload);
-    const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const requested = readField(message.params, "protocolVersion");
     if (requested !== V1_PROTOCOL_VERSION) return this.deliverRaw(payload);
-    const decoded = decodeV1InitializeRequest(message.params);
+    const decoded = v1Decoders.initialize.params(message.params);
     // Invalid v1 params go on as they are: the agent answers them -32602 with the path.
     if (!decoded.ok) return this.deliverRaw(payload);
     this.#v1Initialize = { id: message.id, params: decoded.value };
@@ -62,29 +69,22 @@ export class ServingTransport extends RelayTransport {
     const pending = this.#v1Initialize;
     if (pending === undefined || message.id !== pending.id) {
       // The answer to a v2 initialize: nothing more to look at.
-      if (
-        message.result !== undefined &&
-        (message.result as { protocolVersion?: unknown }).protocolVersion !== undefined
-      )
-        this.#settled = true;
+      if (readField(message.result, "protocolVersion") !== undefined) this.#settled = true;
       return payload;
     }
     this.#v1Initialize = undefined;
     if (message.error !== undefined) return payload;
     this.#settled = true;
-    this.#projection = new V1ClientProjection(
-      { toPeer: (m) => this.toPeer(m), toLocal: (m) => this.toLocal(m), logger: this.#logger },
-      pending.params.clientCapabilities ?? {},
+    this.translate(
+      new V1ClientProjection(
+        { toPeer: (m) => this.toPeer(m), toLocal: (m) => this.toLocal(m), logger: this.#logger },
+        pending.params.clientCapabilities ?? {},
+      ),
     );
-    this.translate();
-    return JSON.stringify({ ...message, result: V1ClientProjection.initializeResult(message.result as never) });
-  }
-
-  protected fromLocal(message: WireMessage): void | Promise<void> {
-    return (this.#projection as V1ClientProjection).fromLocal(message);
-  }
-
-  protected fromPeer(message: WireMessage): void | Promise<void> {
-    return (this.#projection as V1ClientProjection).fromPeer(message);
+    const answer = decoders.initialize.result(message.result);
+    if (answer.ok) return JSON.stringify({ ...message, result: initializeResultToV1(answer.value) });
+    // The agent's own answer was validated on its way out; one that is not goes on as it is.
+    this.#logger.warn?.(`Sent an initialize answer a v1 client cannot read: ${decodeErrorText(answer.error)}`);
+    return payload;
   }
 }

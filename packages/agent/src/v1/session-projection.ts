@@ -6,26 +6,38 @@
  * v1 `tool_call`, later ones `tool_call_update`s carrying the whole content list; plans lose
  * their id; agent-owned terminals and extension updates have no v1 form and are left out.
  */
-import type { SessionConfigOption, SessionUpdate } from "@acp-kit/protocol";
+import type { ContentBlock, SessionConfigOption, SessionUpdate, ToolCallUpdate } from "@acp-kit/protocol";
 import {
+  type ProjectedToolCall,
+  type ProjectedToolCallContent,
+  toolCallToV1,
   toolContentToV1,
   type ClientCapabilities as V1ClientCapabilities,
-  type ToolCallContent as V1ToolCallContent,
+  type SessionUpdate as V1SessionUpdate,
 } from "@acp-kit/protocol/v1";
-import { configOptionsToV1, modeOptionOf, toolCallFieldsToV1 } from "./values.js";
+import { configOptionsToV1, modeOptionOf } from "./values.js";
 
-const MESSAGE_CHUNK: Readonly<Record<string, string>> = {
-  user_message: "user_message_chunk",
-  agent_message: "agent_message_chunk",
-  agent_thought: "agent_thought_chunk",
-};
+/**
+ * A v1 update as the projection sends it: one of v1's variants, its values as v2 gave them
+ * where v2 only widens v1's (open enums, extension content blocks).
+ */
+export type ProjectedUpdate = { sessionUpdate: V1SessionUpdate["sessionUpdate"] } & Record<string, unknown>;
+
+type ChunkKind = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
+
+/** The fields of a v1 `tool_call`: v1 allows no `null` in it. */
+function withoutNulls(fields: ProjectedUpdate): ProjectedUpdate {
+  const out: ProjectedUpdate = { sessionUpdate: fields.sessionUpdate };
+  for (const [key, value] of Object.entries(fields)) if (value !== null) out[key] = value;
+  return out;
+}
 
 export class V1SessionProjection {
   readonly #client: V1ClientCapabilities;
   /** Blocks already sent per message (kind:id), so a whole-message upsert sends only the rest. */
   readonly #sentBlocks = new Map<string, number>();
   /** Tool calls announced with a v1 `tool_call`, with the content the client holds. */
-  readonly #toolCalls = new Map<string, V1ToolCallContent[]>();
+  readonly #toolCalls = new Map<string, ProjectedToolCallContent[]>();
   #currentMode: string | undefined;
   /** A `session/load` is replaying history: user messages are sent, not dropped. */
   replaying = false;
@@ -40,38 +52,38 @@ export class V1SessionProjection {
   }
 
   /** Announces a tool call the client has not seen (a permission request names it). */
-  announceToolCall(toolCall: Record<string, unknown>): Record<string, unknown> {
-    const id = toolCall.toolCallId as string;
-    this.#toolCalls.set(id, (toolCall.content as V1ToolCallContent[] | undefined) ?? []);
+  announceToolCall(toolCall: ProjectedToolCall): ProjectedUpdate {
+    this.#toolCalls.set(toolCall.toolCallId, toolCall.content ?? []);
     return { sessionUpdate: "tool_call", ...toolCall };
   }
 
   /** Remembers the mode a setup answer reported, so a later change is sent as `current_mode_update`. */
   noteOptions(options: readonly SessionConfigOption[]): void {
-    this.#currentMode = (modeOptionOf(options) as { currentValue?: string } | undefined)?.currentValue;
+    this.#currentMode = modeOptionOf(options)?.currentValue;
   }
 
   /** The v1 updates (possibly none) for one v2 update. */
-  toV1(update: SessionUpdate): Record<string, unknown>[] {
-    const u = update as Record<string, unknown> & { sessionUpdate: string };
-    const chunk = MESSAGE_CHUNK[u.sessionUpdate];
-    if (chunk !== undefined) {
-      if (u.sessionUpdate === "user_message" && !this.replaying) return [];
-      return this.#wholeMessage(chunk, u.messageId as string, u.content as unknown[] | null | undefined);
-    }
-    switch (u.sessionUpdate) {
+  toV1(update: SessionUpdate): ProjectedUpdate[] {
+    switch (update.sessionUpdate) {
+      case "user_message":
+        if (!this.replaying) return [];
+        return this.#wholeMessage("user_message_chunk", update.messageId, update.content);
+      case "agent_message":
+        return this.#wholeMessage("agent_message_chunk", update.messageId, update.content);
+      case "agent_thought":
+        return this.#wholeMessage("agent_thought_chunk", update.messageId, update.content);
       case "user_message_chunk":
       case "agent_message_chunk":
       case "agent_thought_chunk": {
-        const key = `${u.sessionUpdate}:${u.messageId as string}`;
+        const key = `${update.sessionUpdate}:${update.messageId}`;
         this.#sentBlocks.set(key, (this.#sentBlocks.get(key) ?? 0) + 1);
-        return [u];
+        return [{ ...update }];
       }
       case "tool_call_update":
-        return [this.#toolCall(u)];
+        return [this.#toolCall(update)];
       case "tool_call_content_chunk": {
-        const id = u.toolCallId as string;
-        const mapped = toolContentToV1(u.content as never);
+        const id = update.toolCallId;
+        const mapped = toolContentToV1(update.content);
         if (mapped === undefined) return [];
         if (!this.#toolCalls.has(id)) return [this.announceToolCall({ toolCallId: id, title: id, content: [mapped] })];
         const content = [...(this.#toolCalls.get(id) ?? []), mapped];
@@ -79,12 +91,12 @@ export class V1SessionProjection {
         return [{ sessionUpdate: "tool_call_update", toolCallId: id, content }];
       }
       case "plan_update": {
-        const plan = u.plan as { type?: string; entries?: unknown[] };
+        const { plan } = update;
         if (plan.type !== "items") return [];
-        return [{ sessionUpdate: "plan", entries: plan.entries ?? [] }];
+        return [{ sessionUpdate: "plan", entries: plan.entries }];
       }
       case "available_commands_update": {
-        const commands = (u.availableCommands as { type?: string }[]).flatMap((c) => {
+        const commands = update.availableCommands.flatMap((c) => {
           if (c.type !== "command") return [];
           const { type: _type, ...command } = c;
           return [command];
@@ -92,11 +104,11 @@ export class V1SessionProjection {
         return [{ sessionUpdate: "available_commands_update", availableCommands: commands }];
       }
       case "config_option_update": {
-        const options = u.configOptions as SessionConfigOption[];
-        const out: Record<string, unknown>[] = [
+        const options = update.configOptions;
+        const out: ProjectedUpdate[] = [
           { sessionUpdate: "config_option_update", configOptions: configOptionsToV1(options) },
         ];
-        const mode = (modeOptionOf(options) as { currentValue?: string } | undefined)?.currentValue;
+        const mode = modeOptionOf(options)?.currentValue;
         if (mode !== undefined && mode !== this.#currentMode)
           out.push({ sessionUpdate: "current_mode_update", currentModeId: mode });
         this.#currentMode = mode;
@@ -104,19 +116,23 @@ export class V1SessionProjection {
       }
       case "session_info_update":
       case "usage_update":
-        return [u];
+        return [{ ...update }];
       case "notice":
-        return this.#client.session?.notices != null ? [u] : [];
+        return this.#client.session?.notices != null ? [{ ...update }] : [];
       case "compaction_update":
       case "compaction_summary_chunk":
-        return this.#client.session?.compaction != null ? [u] : [];
+        return this.#client.session?.compaction != null ? [{ ...update }] : [];
       default:
         // state_update is read by the projection; terminals and extensions have no v1 form.
         return [];
     }
   }
 
-  #wholeMessage(chunk: string, messageId: string, content: unknown[] | null | undefined): Record<string, unknown>[] {
+  #wholeMessage(
+    chunk: ChunkKind,
+    messageId: string,
+    content: readonly ContentBlock[] | null | undefined,
+  ): ProjectedUpdate[] {
     if (!Array.isArray(content)) return [];
     const key = `${chunk}:${messageId}`;
     // A replay starts the client from nothing: the whole message goes out again.
@@ -125,16 +141,16 @@ export class V1SessionProjection {
     return content.slice(sent).map((block) => ({ sessionUpdate: chunk, messageId, content: block }));
   }
 
-  #toolCall(u: Record<string, unknown>): Record<string, unknown> {
-    const id = u.toolCallId as string;
-    const fields = toolCallFieldsToV1(u);
+  #toolCall(update: ToolCallUpdate & { sessionUpdate: "tool_call_update" }): ProjectedUpdate {
+    const { sessionUpdate: _tag, ...toolCall } = update;
+    const id = toolCall.toolCallId;
+    const fields = toolCallToV1(toolCall);
     // A replay announces every tool call again: the client rebuilds the session from nothing.
     if (!this.#toolCalls.has(id) || this.replaying) {
-      if (fields.title == null) fields.title = (u.name as string | undefined) ?? id;
-      for (const key of Object.keys(fields)) if (fields[key] === null) delete fields[key];
-      return this.announceToolCall(fields);
+      if (fields.title == null) fields.title = toolCall.name ?? id;
+      return withoutNulls(this.announceToolCall(fields));
     }
-    if (Array.isArray(fields.content)) this.#toolCalls.set(id, fields.content as V1ToolCallContent[]);
+    if (Array.isArray(fields.content)) this.#toolCalls.set(id, fields.content);
     return { sessionUpdate: "tool_call_update", ...fields };
   }
 }

@@ -1,33 +1,39 @@
-/** Value mappings of the agent-side v1 projection: initialize, MCP servers, modes, permissions. */
+/** Value mappings of the agent-side v1 projection: initialize, modes, permissions. */
 import type {
   AgentCapabilities,
-  AuthMethod,
-  McpServer,
+  ClientCapabilities,
+  InitializeRequest,
+  InitializeResponse,
+  PermissionOption,
   RequestPermissionRequest,
   SessionConfigOption,
+  SessionConfigSelectGroup,
+  SessionConfigSelectOption,
 } from "@acp-kit/protocol";
 import {
+  authMethodsToV1,
   configOptionToV1,
+  type ProjectedToolCall,
   type SessionModeState,
-  toolContentToV1,
+  toolCallToV1,
   type AgentCapabilities as V1AgentCapabilities,
   type ClientCapabilities as V1ClientCapabilities,
   type SessionConfigOption as V1ConfigOption,
   type InitializeRequest as V1InitializeRequest,
-  type McpServer as V1McpServer,
-  type ToolCallUpdate as V1ToolCallUpdate,
+  type InitializeResponse as V1InitializeResponse,
+  type SessionCapabilities as V1SessionCapabilities,
 } from "@acp-kit/protocol/v1";
 
 /** What v1 leaves out of `clientInfo` (optional there, required in v2). */
 export const UNKNOWN_CLIENT = { name: "unknown-v1-client", version: "0" } as const;
 
 /** v1 `initialize` params → the v2 shape the agent reads (version 1 kept: the agent answers 1). */
-export function initializeParamsToV2(v1: V1InitializeRequest): Record<string, unknown> {
-  const capabilities: Record<string, unknown> = {};
+export function initializeParamsToV2(v1: V1InitializeRequest): InitializeRequest {
+  const capabilities: ClientCapabilities = {};
   const caps: V1ClientCapabilities = v1.clientCapabilities ?? {};
   if (caps.auth?.terminal) capabilities.auth = { terminal: {} };
   if (caps.elicitation != null) capabilities.elicitation = caps.elicitation;
-  const params: Record<string, unknown> = {
+  const params: InitializeRequest = {
     protocolVersion: v1.protocolVersion,
     info: v1.clientInfo ?? UNKNOWN_CLIENT,
     capabilities,
@@ -41,7 +47,7 @@ export function agentCapabilitiesToV1(v2: AgentCapabilities | undefined): V1Agen
   const session = v2?.session;
   if (session == null) return {};
   const prompt = session.prompt ?? {};
-  const sessionCapabilities: Record<string, unknown> = { list: {}, resume: {}, close: {} };
+  const sessionCapabilities: V1SessionCapabilities = { list: {}, resume: {}, close: {} };
   if (session.delete != null) sessionCapabilities.delete = session.delete;
   if (session.additionalDirectories != null) sessionCapabilities.additionalDirectories = session.additionalDirectories;
   const capabilities: V1AgentCapabilities = {
@@ -52,53 +58,38 @@ export function agentCapabilitiesToV1(v2: AgentCapabilities | undefined): V1Agen
       embeddedContext: prompt.embeddedContext != null,
     },
     mcpCapabilities: { http: session.mcp?.http != null, sse: false },
-    sessionCapabilities: sessionCapabilities as V1AgentCapabilities["sessionCapabilities"],
+    sessionCapabilities,
   };
   if (v2?.auth != null) capabilities.auth = {};
   return capabilities;
 }
 
-/** v2 auth methods → v1 (`methodId` → `id`; the agent type untagged). */
-export function authMethodsToV1(methods: readonly AuthMethod[] | undefined): unknown[] {
-  return (methods ?? []).flatMap((method) => {
-    const { methodId, type, ...rest } = method as unknown as { methodId: string; type: string } & Record<
-      string,
-      unknown
-    >;
-    if (type === "agent") return [{ id: methodId, ...rest }];
-    if (type === "terminal") return [{ id: methodId, type, ...rest }];
-    return [];
-  });
+/** The v1 `initialize` answer for the agent's v2 one. */
+export function initializeResultToV1(v2: InitializeResponse): V1InitializeResponse {
+  const result: V1InitializeResponse = {
+    protocolVersion: 1,
+    agentInfo: v2.info,
+    agentCapabilities: agentCapabilitiesToV1(v2.capabilities),
+  };
+  const authMethods = authMethodsToV1(v2.authMethods);
+  if (authMethods.length > 0) result.authMethods = authMethods;
+  if (v2._meta != null) result._meta = v2._meta;
+  return result;
 }
 
-/** v1 MCP servers → v2 (stdio tagged; `sse` has no v2 transport and is left out). */
-export function mcpServersToV2(servers: readonly V1McpServer[] | undefined): McpServer[] {
-  return (servers ?? []).flatMap((server): McpServer[] => {
-    const s = server as unknown as Record<string, unknown>;
-    if (s.type === "http") return [s as unknown as McpServer];
-    if (s.type === undefined) return [{ type: "stdio", ...s } as unknown as McpServer];
-    return [];
-  });
-}
+/** A config option of type `select`. */
+export type SelectConfigOption = Extract<SessionConfigOption, { type: "select" }>;
 
 /** The v2 option a v1 client sees as its session modes: the first `select` of category `mode`. */
-export function modeOptionOf(options: readonly SessionConfigOption[]): SessionConfigOption | undefined {
-  return options.find((o) => o.category === "mode" && (o as { type: string }).type === "select");
+export function modeOptionOf(options: readonly SessionConfigOption[]): SelectConfigOption | undefined {
+  return options.find((o): o is SelectConfigOption => o.category === "mode" && o.type === "select");
 }
 
 export function modesOf(options: readonly SessionConfigOption[]): SessionModeState | undefined {
-  const option = modeOptionOf(options) as
-    | {
-        currentValue: string;
-        options: ({ value: string; name: string; description?: string | null } | { options: unknown[] })[];
-      }
-    | undefined;
+  const option = modeOptionOf(options);
   if (option === undefined) return undefined;
-  const flat = option.options.flatMap((o) => ("options" in o ? (o.options as typeof option.options) : [o])) as {
-    value: string;
-    name: string;
-    description?: string | null;
-  }[];
+  const entries: readonly (SessionConfigSelectOption | SessionConfigSelectGroup)[] = option.options;
+  const flat = entries.flatMap((o) => ("options" in o ? o.options : [o]));
   return {
     currentModeId: option.currentValue,
     availableModes: flat.map((o) =>
@@ -114,33 +105,35 @@ export function configOptionsToV1(options: readonly SessionConfigOption[]): V1Co
   });
 }
 
-/** v2 tool call fields (a `tool_call_update`) → v1 tool call fields; content mapped, capabilities dropped. */
-export function toolCallFieldsToV1(fields: Record<string, unknown>): Record<string, unknown> {
-  const { sessionUpdate: _tag, capabilities: _capabilities, content, ...rest } = fields;
-  const out: Record<string, unknown> = { ...rest };
-  if (Array.isArray(content)) out.content = content.flatMap((c) => toolContentToV1(c) ?? []);
-  else if (content === null) out.content = null;
-  return out;
+/** A v1 permission request made from a v2 one (options as v2 gave them: v2 only widens their kinds). */
+export interface ProjectedPermissionRequest {
+  sessionId: string;
+  toolCall: ProjectedToolCall;
+  options: PermissionOption[];
+  _meta?: Record<string, unknown> | null;
 }
 
 /** v2 permission request → v1 (the subject becomes the tool call; a command subject a synthesized one). */
-export function permissionRequestToV1(v2: RequestPermissionRequest, fallbackId: string): Record<string, unknown> {
-  const subject = v2.subject as { type?: string; toolCall?: Record<string, unknown> } & Record<string, unknown>;
-  let toolCall: V1ToolCallUpdate;
-  if (subject?.type === "tool_call" && subject.toolCall !== undefined) {
-    toolCall = toolCallFieldsToV1(subject.toolCall) as unknown as V1ToolCallUpdate;
-    if (toolCall.title == null) toolCall.title = v2.title;
-  } else if (subject?.type === "command") {
-    toolCall = {
-      toolCallId: (subject.toolCallId as string | undefined) ?? fallbackId,
-      title: v2.title,
-      kind: "execute",
-      rawInput: { command: subject.command, cwd: subject.cwd },
-    };
-  } else {
-    toolCall = { toolCallId: fallbackId, title: v2.title };
+export function permissionRequestToV1(v2: RequestPermissionRequest, fallbackId: string): ProjectedPermissionRequest {
+  const subject = v2.subject;
+  let toolCall: ProjectedToolCall;
+  switch (subject?.type) {
+    case "tool_call":
+      toolCall = toolCallToV1(subject.toolCall);
+      if (toolCall.title == null) toolCall.title = v2.title;
+      break;
+    case "command":
+      toolCall = {
+        toolCallId: subject.toolCallId ?? fallbackId,
+        title: v2.title,
+        kind: "execute",
+        rawInput: { command: subject.command, cwd: subject.cwd },
+      };
+      break;
+    default:
+      toolCall = { toolCallId: fallbackId, title: v2.title };
   }
-  const request: Record<string, unknown> = { sessionId: v2.sessionId, toolCall, options: v2.options };
+  const request: ProjectedPermissionRequest = { sessionId: v2.sessionId, toolCall, options: v2.options };
   if (v2._meta != null) request._meta = v2._meta;
   return request;
 }

@@ -10,22 +10,35 @@
  * option becomes `session/set_mode`, `auth/*` become `authenticate`/`logout`.
  * Updates in: see `V1SessionState.toV2`. Requests in: permissions are reshaped for the client;
  * `fs/*` and `terminal/*` are answered here by the registered `V1ClientHandlers`.
+ *
+ * What the client sends was validated on its way out, so it decodes as v2; what the agent
+ * sends is decoded as v1 before it is read.
  */
-import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol";
 import {
+  type DecodeResult,
+  decoders,
+  ErrorCodes,
+  type Logger,
+  RequestError,
+  type ResumeSessionRequest,
+  type SessionUpdate,
+  type SetSessionConfigOptionRequest,
+} from "@acp-kit/protocol";
+import {
+  decodeErrorText,
+  mcpServersToV1,
+  readField,
   type InitializeResponse as V1InitializeResponse,
-  type SessionUpdate as V1SessionUpdate,
+  type LoadSessionResponse as V1SetupResponse,
   decoders as v1Decoders,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
-import { V1_CLIENT_METHODS, type V1ClientHandlers } from "./handlers.js";
+import { errorOf, V1ClientMethods } from "./client-methods.js";
+import { type V1ClientHandlers, v1ClientMethod } from "./handlers.js";
 import { type PromptInFlight, V1SessionState } from "./session-state.js";
-import { mcpServersToV1, permissionRequestToV2, permissionResponseToV1 } from "./values.js";
+import { permissionRequestToV2, permissionResponseToV1 } from "./values.js";
 
 type Id = string | number;
-
-/** fs/terminal requests answered at once; beyond it the agent's messages wait to be read. */
-const MAX_HANDLED_REQUESTS = 64;
 type Send = (message: WireMessage) => void | Promise<void>;
 
 /** What one of the client's requests became, to translate its answer. */
@@ -36,30 +49,16 @@ type Sent =
   | { kind: "set_mode"; sessionId: string; modeId: string }
   | { kind: "set_config_option"; sessionId: string };
 
+type SendV1 = (v1Method: string, v1Params: unknown, sent?: Sent) => void | Promise<void>;
+
 export interface BridgeIo {
   toPeer: Send;
   toLocal: Send;
   logger: Logger;
 }
 
-const decoderTable = v1Decoders as unknown as Record<
-  string,
-  { params: (v: unknown) => { ok: boolean; value?: unknown; error?: { path: string; message: string } } }
->;
-
-function decodeV1Params<T>(method: string, params: unknown): { ok: true; value: T } | { ok: false; message: string } {
-  const decoded = decoderTable[method]?.params(params);
-  if (decoded === undefined) return { ok: false, message: `no v1 decoder for ${method}` };
-  if (decoded.ok) return { ok: true, value: decoded.value as T };
-  return { ok: false, message: `${decoded.error?.path || "/"}: ${decoded.error?.message}` };
-}
-
-function errorOf(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof RequestError)
-    return error.data === undefined
-      ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, data: error.data };
-  return { code: ErrorCodes.InternalError, message: "Internal error" };
+function decodedValue<T>(decoded: DecodeResult<T>): T | undefined {
+  return decoded.ok ? decoded.value : undefined;
 }
 
 export class V1AgentBridge {
@@ -70,28 +69,30 @@ export class V1AgentBridge {
   readonly #sent = new Map<Id, Sent>();
   /** Permission requests forwarded to the client, by the agent's request id. */
   readonly #permissions = new Set<Id>();
-  /** fs/terminal requests being answered here, by the agent's request id. */
-  readonly #handling = new Map<Id, AbortController>();
-  /** Reads waiting for a free handler slot (inbound backpressure, as the connection's own gate). */
-  #slotWaiters: (() => void)[] = [];
+  readonly #clientMethods: V1ClientMethods;
   #nextId = 0;
 
   constructor(io: BridgeIo, agent: V1InitializeResponse, handlers: V1ClientHandlers) {
     this.#io = io;
     this.#agent = agent;
     this.#handlers = handlers;
+    this.#clientMethods = new V1ClientMethods((id, answer) => {
+      void Promise.resolve(this.#io.toPeer({ jsonrpc: "2.0", id, ...answer })).catch(() => {});
+    }, io.logger);
   }
 
   closed(): void {
-    for (const controller of this.#handling.values()) controller.abort();
-    this.#handling.clear();
-    for (const resume of this.#slotWaiters.splice(0)) resume();
+    this.#clientMethods.closed();
+  }
+
+  #newState(sessionId: string): V1SessionState {
+    return new V1SessionState(sessionId, (kind) => `v1-${kind}-${++this.#nextId}`);
   }
 
   #session(sessionId: string): V1SessionState {
     let state = this.#sessions.get(sessionId);
     if (state === undefined) {
-      state = new V1SessionState(sessionId, (kind) => `v1-${kind}-${++this.#nextId}`);
+      state = this.#newState(sessionId);
       this.#sessions.set(sessionId, state);
     }
     return state;
@@ -111,58 +112,43 @@ export class V1AgentBridge {
     const { id, method } = message;
     if (method === undefined) return this.#localResponse(message);
     if (id === undefined || id === null) return this.#io.toPeer(message);
-    const params = (message.params ?? {}) as Record<string, unknown>;
-    const sessionId = params.sessionId as string;
-    const send = (v1Method: string, v1Params: unknown, sent?: Sent): void | Promise<void> => {
+    const send: SendV1 = (v1Method, v1Params, sent) => {
       if (sent !== undefined) this.#sent.set(id, sent);
       return this.#io.toPeer({ jsonrpc: "2.0", id, method: v1Method, params: v1Params });
     };
+    // A request that does not decode goes on as it is, for the agent to refuse.
+    const read = <T>(decode: (value: unknown) => DecodeResult<T>, then: (value: T) => void | Promise<void>) => {
+      const decoded = decode(message.params);
+      return decoded.ok ? then(decoded.value) : this.#io.toPeer(message);
+    };
     switch (method) {
       case "session/new":
-        return send(
-          "session/new",
-          { ...params, mcpServers: mcpServersToV1(params.mcpServers as never) },
-          { kind: "new" },
+        return read(decoders[method].params, (params) =>
+          send("session/new", { ...params, mcpServers: mcpServersToV1(params.mcpServers) }, { kind: "new" }),
         );
-      case "session/prompt": {
-        const state = this.#session(sessionId);
-        const prompt: PromptInFlight = {
-          id,
-          prompt: params.prompt as never,
-          userMessageId: state.newMessageId("user"),
-          accepted: false,
-        };
-        state.prompts.push(prompt);
-        state.endMessage();
-        return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
-      }
-      case "session/resume":
-        return this.#resume(id, params, send);
-      case "session/set_config_option": {
-        const state = this.#session(sessionId);
-        const configId = params.configId as string;
-        if (state.isModeOption(configId)) {
-          const modeId = String(params.value);
-          return send("session/set_mode", { sessionId, modeId }, { kind: "set_mode", sessionId, modeId });
-        }
-        const { type, ...rest } = params;
-        if (type !== "id" && type !== "boolean")
-          return this.#failLocally(id, RequestError.invalidParams(`v1 agents take no ${String(type)} config values`));
-        return send("session/set_config_option", type === "boolean" ? params : rest, {
-          kind: "set_config_option",
-          sessionId,
+      case "session/prompt":
+        return read(decoders[method].params, (params) => {
+          const { sessionId } = params;
+          const state = this.#session(sessionId);
+          const userMessageId = state.newMessageId("user");
+          const prompt: PromptInFlight = { id, prompt: params.prompt, userMessageId, accepted: false };
+          state.prompts.push(prompt);
+          state.endMessage();
+          return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
         });
-      }
+      case "session/resume":
+        return read(decoders[method].params, (params) => this.#resume(id, params, send));
+      case "session/set_config_option":
+        return read(decoders[method].params, (params) => this.#setConfigOption(id, params, send));
       case "session/close":
-        // A v1 agent without `session/close` keeps the session; for this client it is closed.
-        if (this.#agent.agentCapabilities?.sessionCapabilities?.close == null) {
-          this.#sessions.delete(sessionId);
-          return this.#answerLocally(id, {});
-        }
-        this.#sessions.delete(sessionId);
-        return send("session/close", params);
+        return read(decoders[method].params, (params) => {
+          this.#sessions.delete(params.sessionId);
+          // A v1 agent without `session/close` keeps the session; for this client it is closed.
+          if (this.#agent.agentCapabilities?.sessionCapabilities?.close == null) return this.#answerLocally(id, {});
+          return send("session/close", params);
+        });
       case "auth/login":
-        return send("authenticate", { methodId: params.methodId });
+        return read(decoders[method].params, ({ methodId }) => send("authenticate", { methodId }));
       case "auth/logout":
         return send("logout", {});
       case "tool_call/cancel":
@@ -173,8 +159,28 @@ export class V1AgentBridge {
     }
   }
 
-  #resume(id: Id, params: Record<string, unknown>, send: (m: string, p: unknown, s?: Sent) => void | Promise<void>) {
-    const sessionId = params.sessionId as string;
+  /** The mode option is v1's `session/set_mode`; v1 takes id and boolean values only. */
+  #setConfigOption(id: Id, params: SetSessionConfigOptionRequest, send: SendV1): void | Promise<void> {
+    const { sessionId } = params;
+    if (this.#session(sessionId).isModeOption(params.configId)) {
+      const modeId = String(params.value);
+      return send("session/set_mode", { sessionId, modeId }, { kind: "set_mode", sessionId, modeId });
+    }
+    const sent: Sent = { kind: "set_config_option", sessionId };
+    switch (params.type) {
+      case "boolean":
+        return send("session/set_config_option", params, sent);
+      case "id": {
+        const { type: _type, ...rest } = params;
+        return send("session/set_config_option", rest, sent);
+      }
+      default:
+        return this.#failLocally(id, RequestError.invalidParams(`v1 agents take no ${params.type} config values`));
+    }
+  }
+
+  #resume(id: Id, params: ResumeSessionRequest, send: SendV1): void | Promise<void> {
+    const { sessionId } = params;
     const capabilities = this.#agent.agentCapabilities;
     const canLoad = capabilities?.loadSession === true;
     const canResume = capabilities?.sessionCapabilities?.resume != null;
@@ -187,12 +193,12 @@ export class V1AgentBridge {
       this.#session(sessionId).suppressReplay = !replay;
       return send(
         "session/load",
-        { ...common, mcpServers: mcpServersToV1(params.mcpServers as never) },
+        { ...common, mcpServers: mcpServersToV1(params.mcpServers) },
         { kind: "resume", sessionId, via: "load", suppress: !replay },
       );
     }
     if (canResume && !replay) {
-      if (params.mcpServers !== undefined) common.mcpServers = mcpServersToV1(params.mcpServers as never);
+      if (params.mcpServers !== undefined) common.mcpServers = mcpServersToV1(params.mcpServers);
       return send("session/resume", common, { kind: "resume", sessionId, via: "resume", suppress: false });
     }
     return this.#failLocally(
@@ -207,9 +213,13 @@ export class V1AgentBridge {
 
   /** The client's answer to a request the agent sent. */
   #localResponse(message: WireMessage): void | Promise<void> {
-    const id = message.id as Id;
-    if (!this.#permissions.delete(id) || message.error !== undefined) return this.#io.toPeer(message);
-    return this.#io.toPeer({ jsonrpc: "2.0", id, result: permissionResponseToV1(message.result as never) });
+    const { id } = message;
+    if (id === undefined || id === null || !this.#permissions.delete(id) || message.error !== undefined)
+      return this.#io.toPeer(message);
+    const answer = decoders["session/request_permission"].result(message.result);
+    // An answer v1 cannot read is the one v1 answer that says nothing was chosen.
+    const result = answer.ok ? permissionResponseToV1(answer.value) : { outcome: { outcome: "cancelled" } };
+    return this.#io.toPeer({ jsonrpc: "2.0", id, result });
   }
 
   // ---------------------------------------------------------------- agent → client
@@ -219,12 +229,15 @@ export class V1AgentBridge {
     if (method === undefined) return this.#peerResponse(message);
     if (method === "session/update") return this.#update(message.params);
     if (method === "$/cancel_request") {
-      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if ((typeof requestId === "string" || typeof requestId === "number") && this.cancelHandled(requestId)) return;
+      const requestId = readField(message.params, "requestId");
+      if ((typeof requestId === "string" || typeof requestId === "number") && this.#clientMethods.cancel(requestId))
+        return;
     }
     if (id === undefined || id === null) return this.#io.toLocal(message);
     if (method === "session/request_permission") return this.#permission(id, message.params);
-    if (Object.hasOwn(V1_CLIENT_METHODS, method)) return this.#clientMethod(id, method, message.params);
+    const handling = v1ClientMethod(this.#handlers, method);
+    if (handling !== undefined)
+      return this.#clientMethods.handle(id, method, message.params, handling, (sessionId) => this.#activity(sessionId));
     return this.#io.toLocal(message);
   }
 
@@ -237,7 +250,7 @@ export class V1AgentBridge {
     if (prompt === undefined || prompt.accepted) return;
     prompt.accepted = true;
     const { sessionId } = state;
-    const update = (u: Record<string, unknown>): WireMessage => ({
+    const update = (u: SessionUpdate): WireMessage => ({
       jsonrpc: "2.0",
       method: "session/update",
       params: { sessionId, update: u },
@@ -252,22 +265,20 @@ export class V1AgentBridge {
     return results.find((r) => r !== undefined);
   }
 
-  #activity(sessionId: unknown): void {
-    if (typeof sessionId !== "string") return;
+  #activity(sessionId: string): void {
     const state = this.#sessions.get(sessionId);
     if (state !== undefined) void this.#accept(state);
   }
 
   #update(params: unknown): void | Promise<void> {
-    const decoded = decodeV1Params<{ sessionId: string; update: V1SessionUpdate }>("session/update", params);
+    const decoded = v1Decoders["session/update"].params(params);
     if (!decoded.ok) {
-      this.#io.logger.warn?.(`Dropped a v1 session/update: ${decoded.message}`, { params });
+      this.#io.logger.warn?.(`Dropped a v1 session/update: ${decodeErrorText(decoded.error)}`, { params });
       return;
     }
     const { sessionId, update } = decoded.value;
     // Only sessions this client opened are remembered: a peer cannot grow the map with made-up ids.
-    const state =
-      this.#sessions.get(sessionId) ?? new V1SessionState(sessionId, (kind) => `v1-${kind}-${++this.#nextId}`);
+    const state = this.#sessions.get(sessionId) ?? this.#newState(sessionId);
     if (state.suppressReplay) return;
     void this.#accept(state);
     let last: Promise<void> | undefined;
@@ -278,12 +289,16 @@ export class V1AgentBridge {
   }
 
   #permission(id: Id, params: unknown): void | Promise<void> {
-    const decoded = decodeV1Params<Parameters<typeof permissionRequestToV2>[0]>("session/request_permission", params);
+    const decoded = v1Decoders["session/request_permission"].params(params);
     if (!decoded.ok)
       return this.#io.toPeer({
         jsonrpc: "2.0",
         id,
-        error: errorOf(RequestError.invalidParams(`Invalid params for session/request_permission: ${decoded.message}`)),
+        error: errorOf(
+          RequestError.invalidParams(
+            `Invalid params for session/request_permission: ${decodeErrorText(decoded.error)}`,
+          ),
+        ),
       });
     this.#activity(decoded.value.sessionId);
     this.#permissions.add(id);
@@ -295,84 +310,54 @@ export class V1AgentBridge {
     });
   }
 
-  #clientMethod(id: Id, method: string, params: unknown): void | Promise<void> {
-    const name = V1_CLIENT_METHODS[method] as keyof V1ClientHandlers;
-    const handler = this.#handlers[name] as
-      | ((params: unknown, context: { signal: AbortSignal }) => unknown)
-      | undefined;
-    const reply = (answer: { result: unknown } | { error: ReturnType<typeof errorOf> }): void => {
-      if (this.#handling.delete(id)) this.#slotWaiters.shift()?.();
-      void Promise.resolve(this.#io.toPeer({ jsonrpc: "2.0", id, ...answer })).catch(() => {});
-    };
-    if (handler === undefined) return reply({ error: errorOf(RequestError.methodNotFound(method)) });
-    const decoded = decodeV1Params(method, params);
-    if (!decoded.ok)
-      return reply({ error: errorOf(RequestError.invalidParams(`Invalid params for ${method}: ${decoded.message}`)) });
-    this.#activity((decoded.value as { sessionId?: unknown }).sessionId);
-    const controller = new AbortController();
-    this.#handling.set(id, controller);
-    Promise.resolve()
-      .then(() => handler(decoded.value, { signal: controller.signal }))
-      .then(
-        (result) => reply({ result: result ?? {} }),
-        (error: unknown) => {
-          if (!(error instanceof RequestError)) this.#io.logger.error?.(`Handler for ${method} failed`, error);
-          reply({ error: errorOf(error) });
-        },
-      );
-    // At the limit, reading pauses until one of the requests was answered.
-    if (this.#handling.size < MAX_HANDLED_REQUESTS) return;
-    return new Promise<void>((resolve) => this.#slotWaiters.push(resolve));
-  }
-
-  /** The agent's `$/cancel_request` for an fs/terminal request answered here. */
-  cancelHandled(id: Id): boolean {
-    const controller = this.#handling.get(id);
-    if (controller === undefined) return false;
-    controller.abort();
-    return true;
-  }
-
   /** The agent's answer to one of the client's requests. */
   #peerResponse(message: WireMessage): void | Promise<void> {
-    const id = message.id as Id;
+    const { id } = message;
     const sent = id === null || id === undefined ? undefined : this.#sent.get(id);
-    if (sent === undefined) return this.#io.toLocal(message);
+    if (sent === undefined || id === null || id === undefined) return this.#io.toLocal(message);
     this.#sent.delete(id);
-    const result = (message.result ?? {}) as Record<string, unknown>;
+    if (sent.kind === "prompt") return this.#promptEnded(sent.sessionId, sent.prompt, message);
+    if (sent.kind === "resume") {
+      const state = this.#session(sent.sessionId);
+      state.suppressReplay = false;
+      state.endMessage();
+    }
+    if (message.error !== undefined) return this.#io.toLocal(message);
+    // An answer that does not decode as v1 goes on as it is, for the client to refuse.
+    const result = message.result ?? {};
     switch (sent.kind) {
-      case "prompt":
-        return this.#promptEnded(sent.sessionId, sent.prompt, message);
       case "new": {
-        if (message.error !== undefined) return this.#io.toLocal(message);
-        const state = this.#session(result.sessionId as string);
-        state.applySetup(result as never);
-        return this.#answerLocally(id, this.#withOptions({ sessionId: result.sessionId }, state, result));
+        const answer = decodedValue(v1Decoders["session/new"].result(result));
+        if (answer === undefined) return this.#io.toLocal(message);
+        const state = this.#session(answer.sessionId);
+        state.applySetup(answer);
+        return this.#answerLocally(id, this.#withOptions({ sessionId: answer.sessionId }, state, answer));
       }
       case "resume": {
+        const answer = decodedValue(
+          sent.via === "load" ? v1Decoders["session/load"].result(result) : v1Decoders["session/resume"].result(result),
+        );
+        if (answer === undefined) return this.#io.toLocal(message);
         const state = this.#session(sent.sessionId);
-        state.suppressReplay = false;
-        state.endMessage();
-        if (message.error !== undefined) return this.#io.toLocal(message);
-        state.applySetup(result as never);
-        return this.#answerLocally(id, this.#withOptions({}, state, result));
+        state.applySetup(answer);
+        return this.#answerLocally(id, this.#withOptions({}, state, answer));
       }
       case "set_mode": {
-        if (message.error !== undefined) return this.#io.toLocal(message);
         const state = this.#session(sent.sessionId);
         if (state.modes !== undefined) state.modes = { ...state.modes, currentModeId: sent.modeId };
         return this.#answerLocally(id, { configOptions: state.allConfigOptions() });
       }
       case "set_config_option": {
-        if (message.error !== undefined) return this.#io.toLocal(message);
+        const answer = decodedValue(v1Decoders["session/set_config_option"].result(result));
+        if (answer === undefined) return this.#io.toLocal(message);
         const state = this.#session(sent.sessionId);
-        state.applySetup(result as never);
+        state.applySetup(answer);
         return this.#answerLocally(id, { configOptions: state.allConfigOptions() });
       }
     }
   }
 
-  #withOptions(base: Record<string, unknown>, state: V1SessionState, v1: Record<string, unknown>) {
+  #withOptions(base: Record<string, unknown>, state: V1SessionState, v1: V1SetupResponse) {
     const options = state.allConfigOptions();
     const out: Record<string, unknown> = { ...base };
     if (options.length > 0) out.configOptions = options;
@@ -387,7 +372,7 @@ export class V1AgentBridge {
     state.endMessage();
     if (message.error !== undefined && !prompt.accepted) return this.#io.toLocal(message);
     void this.#accept(state, prompt);
-    const stopReason = (message.result as { stopReason?: unknown } | undefined)?.stopReason;
+    const stopReason = readField(message.result, "stopReason");
     // A stop reason this version does not list goes on as is (v2 keeps unknown ones); a missing
     // one is the agent's error, reported as the work's.
     const invalid = message.error === undefined && (typeof stopReason !== "string" || stopReason === "");

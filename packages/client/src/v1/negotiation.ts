@@ -11,17 +11,12 @@
 import {
   ConnectionError,
   ConnectionErrorKinds,
-  type InitializeRequest,
+  decoders,
   type Logger,
   PROTOCOL_VERSION,
   type Transport,
 } from "@acp-kit/protocol";
-import {
-  parseWire,
-  RelayTransport,
-  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
-  type WireMessage,
-} from "@acp-kit/protocol/v1";
+import { parseWire, RelayTransport, readField, PROTOCOL_VERSION as V1_PROTOCOL_VERSION } from "@acp-kit/protocol/v1";
 import type { V1AgentBridge } from "./bridge.js";
 import { type V1ClientHandlers, v1ClientCapabilities } from "./handlers.js";
 
@@ -55,7 +50,10 @@ export class NegotiatingTransport extends RelayTransport {
     const message = parseWire(payload)?.[0];
     if (message?.method !== "initialize" || message.id === undefined || message.id === null) return payload;
     this.#initializeId = message.id;
-    const params = message.params as InitializeRequest;
+    const decoded = decoders.initialize.params(message.params);
+    // What the client sends was validated on its way out; a request that is not goes on as it is.
+    if (!decoded.ok) return payload;
+    const params = decoded.value;
     const v1Fields = {
       clientInfo: params.info,
       clientCapabilities: v1ClientCapabilities(this.#handlers, params.capabilities ?? undefined),
@@ -70,7 +68,7 @@ export class NegotiatingTransport extends RelayTransport {
       return this.deliverRaw(payload);
     this.#settled = true;
     if (message.error !== undefined) return this.deliverRaw(payload);
-    const answered = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const answered = readField(message.result, "protocolVersion");
     if (answered === PROTOCOL_VERSION) {
       this.protocolVersion = PROTOCOL_VERSION;
       return this.deliverRaw(payload);
@@ -107,20 +105,12 @@ export class NegotiatingTransport extends RelayTransport {
       }
       this.protocolVersion = V1_PROTOCOL_VERSION;
       this.#bridge = started.bridge;
-      this.translate();
+      this.translate(started.bridge);
       return this.toLocal({ jsonrpc: "2.0", id: message.id, result: started.v2Result });
     });
   }
 
   protected override peerClosed(): void {
     this.#bridge?.closed();
-  }
-
-  protected fromLocal(message: WireMessage): void | Promise<void> {
-    return (this.#bridge as V1AgentBridge).fromLocal(message);
-  }
-
-  protected fromPeer(message: WireMessage): void | Promise<void> {
-    return (this.#bridge as V1AgentBridge).fromPeer(message);
   }
 }

@@ -4,14 +4,22 @@
  * and config options (v1 modes appear as one more config option), the prompts in flight, and
  * whether a `session/load` replay is being suppressed.
  */
-import type { ContentBlock, SessionConfigOption, SessionUpdate } from "@acp-kit/protocol";
+import type {
+  AvailableCommand,
+  ContentBlock,
+  ContentChunk,
+  SessionConfigOption,
+  SessionUpdate,
+} from "@acp-kit/protocol";
 import {
   configOptionToV2,
   MODE_CONFIG_ID,
   modesToConfigOption,
   type SessionModeState,
-  toolContentToV2,
+  toolCallToV2,
+  type AvailableCommand as V1AvailableCommand,
   type SessionConfigOption as V1ConfigOption,
+  type ContentChunk as V1ContentChunk,
   type SessionUpdate as V1SessionUpdate,
 } from "@acp-kit/protocol/v1";
 
@@ -25,11 +33,22 @@ export interface PromptInFlight {
   accepted: boolean;
 }
 
-const CHUNK_KINDS: Readonly<Record<string, MessageKind>> = {
+type ChunkKind = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
+
+const CHUNK_KINDS: Readonly<Record<ChunkKind, MessageKind>> = {
   user_message_chunk: "user",
   agent_message_chunk: "agent",
   agent_thought_chunk: "thought",
 };
+
+/** A v1 command → v2 (tagged `command`). */
+function commandToV2(command: V1AvailableCommand): AvailableCommand {
+  const { input, ...fields } = command;
+  // v1's one input kind is an unstructured hint, v2's a tagged `text` input with the same hint.
+  return input == null
+    ? { type: "command", ...fields }
+    : { type: "command", ...fields, input: { type: "text", ...input } };
+}
 
 export class V1SessionState {
   readonly sessionId: string;
@@ -84,23 +103,18 @@ export class V1SessionState {
 
   /** v1 update → the v2 updates that say the same (none for what v2 cannot express). */
   toV2(update: V1SessionUpdate): SessionUpdate[] {
-    const kind = CHUNK_KINDS[update.sessionUpdate];
-    if (kind !== undefined) {
-      const chunk = update as { content: ContentBlock; messageId?: string | null; _meta?: unknown };
-      const messageId = this.#messageIdFor(kind, chunk.messageId ?? undefined);
-      const out: Record<string, unknown> = { sessionUpdate: update.sessionUpdate, messageId, content: chunk.content };
-      if (chunk._meta != null) out._meta = chunk._meta;
-      return [out as SessionUpdate];
+    switch (update.sessionUpdate) {
+      case "user_message_chunk":
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+        return [this.#chunk(update.sessionUpdate, update)];
     }
     this.#current = undefined;
     switch (update.sessionUpdate) {
       case "tool_call":
       case "tool_call_update": {
-        const { sessionUpdate: _tag, content, ...fields } = update as typeof update & { content?: unknown };
-        const out: Record<string, unknown> = { sessionUpdate: "tool_call_update", ...fields };
-        if (Array.isArray(content)) out.content = content.map(toolContentToV2);
-        else if (content === null) out.content = null;
-        return [out as SessionUpdate];
+        const { sessionUpdate: _tag, ...fields } = update;
+        return [{ sessionUpdate: "tool_call_update", ...toolCallToV2(fields) }];
       }
       case "plan":
         return [
@@ -108,32 +122,40 @@ export class V1SessionState {
             sessionUpdate: "plan_update",
             plan: { type: "items", planId: this.planId, entries: update.entries },
             ...(update._meta == null ? {} : { _meta: update._meta }),
-          } as SessionUpdate,
+          },
         ];
       case "available_commands_update":
         return [
           {
             sessionUpdate: "available_commands_update",
-            availableCommands: update.availableCommands.map((command) => ({ type: "command", ...command })),
-          } as SessionUpdate,
+            availableCommands: update.availableCommands.map(commandToV2),
+          },
         ];
       case "current_mode_update":
         if (this.modes === undefined) return [];
         this.modes = { ...this.modes, currentModeId: update.currentModeId };
-        return [{ sessionUpdate: "config_option_update", configOptions: this.allConfigOptions() } as SessionUpdate];
+        return [{ sessionUpdate: "config_option_update", configOptions: this.allConfigOptions() }];
       case "config_option_update":
         this.configOptions = update.configOptions.map(configOptionToV2);
-        return [{ sessionUpdate: "config_option_update", configOptions: this.allConfigOptions() } as SessionUpdate];
+        return [{ sessionUpdate: "config_option_update", configOptions: this.allConfigOptions() }];
+      // Same shape in both versions.
       case "session_info_update":
       case "usage_update":
       case "notice":
       case "compaction_update":
       case "compaction_summary_chunk":
-        // Same shape in both versions.
-        return [update as unknown as SessionUpdate];
+        return [update];
       default:
         return [];
     }
+  }
+
+  /** A v1 chunk with the message id it belongs to: its own, else the one of the message being streamed. */
+  #chunk<K extends ChunkKind>(sessionUpdate: K, chunk: V1ContentChunk): ContentChunk & { sessionUpdate: K } {
+    const messageId = this.#messageIdFor(CHUNK_KINDS[sessionUpdate], chunk.messageId ?? undefined);
+    const out: ContentChunk & { sessionUpdate: K } = { sessionUpdate, messageId, content: chunk.content };
+    if (chunk._meta != null) out._meta = chunk._meta;
+    return out;
   }
 
   #messageIdFor(kind: MessageKind, given: string | undefined): string {

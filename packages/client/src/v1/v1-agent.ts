@@ -4,7 +4,7 @@
  * a bundler splits it off and a v2-only app never loads it.
  */
 import type { Logger } from "@acp-kit/protocol";
-import { decodeInitializeResponse, type WireMessage } from "@acp-kit/protocol/v1";
+import { decoders as v1Decoders, type WireMessage } from "@acp-kit/protocol/v1";
 import { V1AgentBridge } from "./bridge.js";
 import type { V1ClientHandlers } from "./handlers.js";
 import { initializeResultToV2 } from "./values.js";
@@ -21,7 +21,7 @@ export function startV1Session(
   result: unknown,
   handlers: V1ClientHandlers,
 ): { ok: true; bridge: V1AgentBridge; v2Result: unknown } | { ok: false; path: string; reason: string } {
-  const decoded = decodeInitializeResponse(result);
+  const decoded = v1Decoders.initialize.result(result);
   if (!decoded.ok) return { ok: false, path: decoded.error.path, reason: decoded.error.message };
   return {
     ok: true,

@@ -1,13 +1,21 @@
 /**
- * Mappings between v1 and v2 values that both directions share: tool call content (v1 diffs
- * carry whole texts, v2 diffs a change list and an optional patch), config options (v1 `id`,
- * v2 `configId`) and v1 session modes, exposed in v2 as a `select` config option.
+ * Mappings of tool calls between v1 and v2 that both directions share: tool call content (v1
+ * diffs carry whole texts, v2 diffs a change list and an optional patch) and the fields of a
+ * tool call update (v2 adds `capabilities`).
  */
 import type * as V2 from "../generated/types.js";
 import type * as V1 from "../generated/v1/types.js";
 
-/** The config option a v1 agent's session modes appear as. */
-export const MODE_CONFIG_ID = "mode";
+/**
+ * v1 tool call content made from v2 content: v1's shape, with a `content` block as v2 gave it
+ * (v2's blocks only widen v1's enums; a v1 peer reads an unknown value as it reads an unknown field).
+ */
+export type ProjectedToolCallContent = (V2.Content & { type: "content" }) | (V1.Diff & { type: "diff" });
+
+/** A v1 tool call update made from a v2 one: v1's fields (no `capabilities`), kind and status as v2 gave them. */
+export type ProjectedToolCall = Omit<V2.ToolCallUpdate, "capabilities" | "content"> & {
+  content?: ProjectedToolCallContent[] | null;
+};
 
 function lines(text: string): string[] {
   if (text === "") return [];
@@ -42,15 +50,19 @@ export function parseWholeFilePatch(text: string): { oldText: string | null; new
 
 /** v1 tool call content → v2: diffs become one change plus a whole-file patch. */
 export function toolContentToV2(content: V1.ToolCallContent): V2.ToolCallContent {
-  if (content.type !== "diff") return content as V2.ToolCallContent;
+  if (content.type !== "diff") return content;
   const { path, oldText, newText, _meta } = content;
-  const change = { operation: oldText == null ? "add" : "modify", path } as V2.DiffChange;
-  const diff = {
+  const change: V2.DiffChange = oldText == null ? { operation: "add", path } : { operation: "modify", path };
+  const diff: V2.ToolCallContent = {
     type: "diff",
     changes: [change],
     patch: { format: "git_patch", text: wholeFilePatch(path, oldText, newText) },
-  } as V2.ToolCallContent;
-  return _meta == null ? diff : ({ ...diff, _meta } as V2.ToolCallContent);
+  };
+  return _meta == null ? diff : { ...diff, _meta };
+}
+
+function pathOf(change: V2.DiffChange | undefined): string | undefined {
+  return change !== undefined && "path" in change && typeof change.path === "string" ? change.path : undefined;
 }
 
 /**
@@ -59,64 +71,37 @@ export function toolContentToV2(content: V1.ToolCallContent): V2.ToolCallContent
  * extension variants. A diff whose patch is a whole-file patch becomes a v1 diff; any other
  * diff becomes its patch text (or its change list) as a text content block.
  */
-export function toolContentToV1(content: V2.ToolCallContent): V1.ToolCallContent | undefined {
-  const type = (content as { type: string }).type;
-  if (type === "content") return content as V1.ToolCallContent;
-  if (type !== "diff") return undefined;
-  const diff = content as { changes: V2.DiffChange[]; patch?: V2.DiffPatch | null };
-  const path = (diff.changes[0] as { path?: string } | undefined)?.path;
-  const whole = diff.patch?.text === undefined ? undefined : parseWholeFilePatch(diff.patch.text);
-  if (diff.changes.length === 1 && path !== undefined && whole !== undefined)
-    return { type: "diff", path, oldText: whole.oldText, newText: whole.newText };
-  const text =
-    diff.patch?.text ??
-    diff.changes
-      .map((c) => `${(c as { operation: string }).operation} ${(c as { path?: string }).path ?? ""}`)
-      .join("\n");
-  return { type: "content", content: { type: "text", text } };
-}
-
-/** v1 config option (`id`) → v2 (`configId`). */
-export function configOptionToV2(option: V1.SessionConfigOption): V2.SessionConfigOption {
-  const { id, ...rest } = option as V1.SessionConfigOption & { options?: unknown };
-  const mapped = { configId: id, ...rest } as Record<string, unknown>;
-  if (Array.isArray(rest.options)) {
-    mapped.options = rest.options.map((entry: Record<string, unknown>) => {
-      if (!("group" in entry)) return entry;
-      const { group, ...groupRest } = entry;
-      return { groupId: group, ...groupRest };
-    });
+export function toolContentToV1(content: V2.ToolCallContent): ProjectedToolCallContent | undefined {
+  switch (content.type) {
+    case "content":
+      return content;
+    case "diff": {
+      const path = pathOf(content.changes[0]);
+      const whole = content.patch?.text === undefined ? undefined : parseWholeFilePatch(content.patch.text);
+      if (content.changes.length === 1 && path !== undefined && whole !== undefined)
+        return { type: "diff", path, oldText: whole.oldText, newText: whole.newText };
+      const text = content.patch?.text ?? content.changes.map((c) => `${c.operation} ${pathOf(c) ?? ""}`).join("\n");
+      return { type: "content", content: { type: "text", text } };
+    }
+    default:
+      return undefined;
   }
-  return mapped as V2.SessionConfigOption;
 }
 
-/** v2 config option → v1, or undefined for a type v1 does not know. */
-export function configOptionToV1(option: V2.SessionConfigOption): V1.SessionConfigOption | undefined {
-  const { configId, ...rest } = option as V2.SessionConfigOption & { options?: unknown };
-  if (rest.type !== "select" && rest.type !== "boolean") return undefined;
-  const mapped = { id: configId, ...rest } as Record<string, unknown>;
-  if (Array.isArray(rest.options)) {
-    mapped.options = rest.options.map((entry: Record<string, unknown>) => {
-      if (!("groupId" in entry)) return entry;
-      const { groupId, ...groupRest } = entry;
-      return { group: groupId, ...groupRest };
-    });
-  }
-  return mapped as unknown as V1.SessionConfigOption;
+/** v1 tool call fields (`tool_call` or `tool_call_update`, or a permission's tool call) → v2 tool call update fields. */
+export function toolCallToV2(v1: V1.ToolCall | V1.ToolCallUpdate): V2.ToolCallUpdate {
+  const { content, ...fields } = v1;
+  const toolCall: V2.ToolCallUpdate = { ...fields };
+  if (Array.isArray(content)) toolCall.content = content.map(toolContentToV2);
+  else if (content === null) toolCall.content = null;
+  return toolCall;
 }
 
-/** v1 session modes as the v2 `select` option {@link MODE_CONFIG_ID} (category `mode`). */
-export function modesToConfigOption(modes: V1.SessionModeState): V2.SessionConfigOption {
-  return {
-    configId: MODE_CONFIG_ID,
-    name: "Mode",
-    category: "mode",
-    type: "select",
-    currentValue: modes.currentModeId,
-    options: modes.availableModes.map((mode) =>
-      mode.description == null
-        ? { value: mode.id, name: mode.name }
-        : { value: mode.id, name: mode.name, description: mode.description },
-    ),
-  } as V2.SessionConfigOption;
+/** v2 tool call update fields → v1: content mapped (what v1 cannot carry left out), capabilities dropped. */
+export function toolCallToV1(v2: V2.ToolCallUpdate): ProjectedToolCall {
+  const { capabilities: _capabilities, content, ...fields } = v2;
+  const toolCall: ProjectedToolCall = { ...fields };
+  if (Array.isArray(content)) toolCall.content = content.flatMap((c) => toolContentToV1(c) ?? []);
+  else if (content === null) toolCall.content = null;
+  return toolCall;
 }

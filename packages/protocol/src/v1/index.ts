@@ -9,14 +9,17 @@
 export * from "../generated/v1/decoders.js";
 export * from "../generated/v1/methods.js";
 export type * from "../generated/v1/types.js";
+export { configOptionToV1, configOptionToV2, MODE_CONFIG_ID, modesToConfigOption } from "./config-options.js";
 export {
-  configOptionToV1,
-  configOptionToV2,
-  MODE_CONFIG_ID,
-  modesToConfigOption,
+  type ProjectedToolCall,
+  type ProjectedToolCallContent,
   parseWholeFilePatch,
+  toolCallToV1,
+  toolCallToV2,
   toolContentToV1,
   toolContentToV2,
   wholeFilePatch,
 } from "./content.js";
-export { parseWire, RelayTransport, settleAll, type WireMessage } from "./relay.js";
+export { decodeErrorText, decodeV1Params } from "./params.js";
+export { parseWire, RelayTransport, readField, settleAll, type Translator, type WireMessage } from "./relay.js";
+export { authMethodsToV1, authMethodsToV2, mcpServersToV1, mcpServersToV2 } from "./setup.js";

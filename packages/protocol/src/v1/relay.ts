@@ -1,9 +1,9 @@
 /**
  * A transport that sits between a connection and the real transport and rewrites JSON-RPC
  * messages in both directions: the seam where a v2 connection meets a v1 peer. Until a subclass
- * calls `translate()` payloads go through untouched (one property check per message); after
- * it, every message is parsed and handed to `fromLocal` / `fromPeer`, which forward, rewrite,
- * answer or synthesize with `toPeer` / `toLocal`.
+ * calls `translate(translator)` payloads go through untouched (one property check per message);
+ * after it, every message is parsed and handed to the translator's `fromLocal` / `fromPeer`,
+ * which forward, rewrite, answer or synthesize with `toPeer` / `toLocal`.
  */
 import type { Transport, TransportSink } from "../jsonrpc/transport.js";
 
@@ -17,6 +17,36 @@ export interface WireMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** What a translator does with each message once translation started. */
+export interface Translator {
+  fromLocal(message: WireMessage): void | Promise<void>;
+  fromPeer(message: WireMessage): void | Promise<void>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `value[key]` when `value` is a JSON object, else undefined. */
+export function readField(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+function isWireError(value: unknown): value is NonNullable<WireMessage["error"]> {
+  return isRecord(value) && typeof value.code === "number" && typeof value.message === "string";
+}
+
+/** A JSON-RPC 2.0 message: its fields, where present, of the types JSON-RPC gives them. */
+function isWireMessage(value: unknown): value is WireMessage {
+  if (!isRecord(value) || value.jsonrpc !== "2.0") return false;
+  const { id, method, error } = value;
+  return (
+    (id === undefined || id === null || typeof id === "string" || typeof id === "number") &&
+    (method === undefined || typeof method === "string") &&
+    (error === undefined || isWireError(error))
+  );
+}
+
 function parse(payload: string): WireMessage[] | undefined {
   let value: unknown;
   try {
@@ -24,17 +54,16 @@ function parse(payload: string): WireMessage[] | undefined {
   } catch {
     return undefined;
   }
-  const list = Array.isArray(value) ? value : [value];
-  if (list.length === 0 || !list.every((m) => typeof m === "object" && m !== null && !Array.isArray(m))) {
-    return undefined;
-  }
-  return list as WireMessage[];
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  if (list.length === 0) return undefined;
+  const messages = list.filter(isWireMessage);
+  return messages.length === list.length ? messages : undefined;
 }
 
 export abstract class RelayTransport implements Transport {
   readonly #inner: Transport;
   #sink: TransportSink | undefined;
-  #translating = false;
+  #translator: Translator | undefined;
   /** Deliveries to the local connection wait on the previous one when it asked to pause. */
   #delivering: Promise<void> | undefined;
 
@@ -45,7 +74,10 @@ export abstract class RelayTransport implements Transport {
   start(sink: TransportSink): void {
     this.#sink = sink;
     this.#inner.start({
-      message: (payload) => (this.#translating ? this.#fromPeerPayload(payload) : this.inspectPeer(payload)),
+      message: (payload) => {
+        const translator = this.#translator;
+        return translator === undefined ? this.inspectPeer(payload) : this.#fromPeerPayload(translator, payload);
+      },
       closed: (error) => {
         this.peerClosed();
         sink.closed(error);
@@ -54,23 +86,20 @@ export abstract class RelayTransport implements Transport {
   }
 
   send(payload: string): void | Promise<void> {
-    if (!this.#translating) return this.#inner.send(this.inspectLocal(payload));
+    const translator = this.#translator;
+    if (translator === undefined) return this.#inner.send(this.inspectLocal(payload));
     const messages = parse(payload);
     if (messages === undefined) return this.#inner.send(payload);
-    return settleAll(messages.map((message) => this.fromLocal(message)));
+    return settleAll(messages.map((message) => translator.fromLocal(message)));
   }
 
   close(): Promise<void> {
     return this.#inner.close();
   }
 
-  /** From now on every message is translated. */
-  protected translate(): void {
-    this.#translating = true;
-  }
-
-  protected get translating(): boolean {
-    return this.#translating;
+  /** From now on every message is translated by `translator`. */
+  protected translate(translator: Translator): void {
+    this.#translator = translator;
   }
 
   /** Sees (and may rewrite) a local payload before translation starts. */
@@ -85,9 +114,6 @@ export abstract class RelayTransport implements Transport {
 
   /** Called once when the peer's side of the transport ended. */
   protected peerClosed(): void {}
-
-  protected abstract fromLocal(message: WireMessage): void | Promise<void>;
-  protected abstract fromPeer(message: WireMessage): void | Promise<void>;
 
   /** Sends a message to the peer. */
   protected toPeer(message: WireMessage): void | Promise<void> {
@@ -122,10 +148,10 @@ export abstract class RelayTransport implements Transport {
     return pending;
   }
 
-  #fromPeerPayload(payload: string): void | Promise<void> {
+  #fromPeerPayload(translator: Translator, payload: string): void | Promise<void> {
     const messages = parse(payload);
     if (messages === undefined) return this.deliverRaw(payload);
-    return settleAll(messages.map((message) => this.fromPeer(message)));
+    return settleAll(messages.map((message) => translator.fromPeer(message)));
   }
 }
 
