@@ -1,4 +1,4 @@
-import { ConnectionError, RequestError } from "@acp-kit/protocol";
+import { ConnectionError, RequestError, sessionNotFoundError, unsupportedProtocolVersionError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, type ConnectOptions, connectToAgent, NotAdvertisedError } from "../src/index.js";
 import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
@@ -68,7 +68,7 @@ describe("initialize", () => {
     const agent = new ScriptedAgent({
       handlers: {
         initialize: () => {
-          throw RequestError.unsupportedProtocolVersion(2, [1]);
+          throw unsupportedProtocolVersionError(2, [1]);
         },
       },
     });
@@ -301,11 +301,11 @@ describe("sessions", () => {
       handlers: {
         "session/new": () => ({ sessionId: "s" }),
         "session/close": () => {
-          throw RequestError.sessionNotFound("s");
+          throw sessionNotFoundError("s");
         },
         "session/delete": (p: { sessionId: string }) => {
           if (p.sessionId === "bad") throw RequestError.internalError("disk full");
-          throw RequestError.sessionNotFound(p.sessionId);
+          throw sessionNotFoundError(p.sessionId);
         },
       },
     });

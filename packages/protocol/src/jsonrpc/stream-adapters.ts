@@ -76,7 +76,8 @@ export function transportFromStream(stream: JsonRpcMessageStream): Transport {
       if (ended || closing !== undefined) throw failure ?? ConnectionError.closed("Stream transport is closed");
       let message: JsonRpcMessage;
       try {
-        message = JSON.parse(payload) as JsonRpcMessage;
+        // Untyped by nature (`JSON.parse` is `any`): the payload is one a connection serialized.
+        message = JSON.parse(payload);
       } catch (error) {
         throw new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, "Refusing to send a payload that is not JSON", {
           cause: error,
@@ -137,7 +138,9 @@ export function streamFromTransport(transport: Transport): JsonRpcMessageStream 
         transport.start({
           message(payload) {
             if (!open) return;
-            let value: unknown;
+            // `JSON.parse` returns `any`: an object goes on as a message, unchecked. The consumer
+            // of the stream validates each one (and answers arrays per its own batch policy).
+            let value: ReturnType<typeof JSON.parse>;
             try {
               value = JSON.parse(payload);
             } catch {
@@ -149,7 +152,7 @@ export function streamFromTransport(transport: Transport): JsonRpcMessageStream 
               return;
             }
             try {
-              controller.enqueue(value as JsonRpcMessage);
+              controller.enqueue(value);
             } catch {
               // The consumer cancelled the readable between two payloads.
               open = false;
