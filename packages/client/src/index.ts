@@ -17,7 +17,7 @@ export {
   type NewSessionOptions,
   type ResumeSessionOptions,
 } from "./client.js";
-export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
+export { CapabilityNotSupportedError, UpdateBufferOverflowError } from "./errors.js";
 export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export type { Logger } from "./logger.js";
 export { selectPermissionOption } from "./permission.js";

@@ -16,7 +16,7 @@ import {
   type SessionUpdate,
   type SetSessionConfigOptionResponse,
 } from "@acp-kit/protocol";
-import { NotAdvertisedError } from "./errors.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";
 import type { Logger } from "./logger.js";
@@ -319,7 +319,7 @@ export class SessionRuntime {
   async cancelToolCall(toolCallId: string): Promise<void> {
     const call = this.store.getSnapshot().toolCalls.get(toolCallId);
     if (!call?.capabilities?.cancel) {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "tool_call/cancel",
         `capabilities.cancel on tool call ${JSON.stringify(toolCallId)}`,
         call ? undefined : "unknown tool call",
@@ -331,7 +331,7 @@ export class SessionRuntime {
   async cancelTerminal(terminalId: string): Promise<void> {
     const terminal = this.store.getSnapshot().terminals.get(terminalId);
     if (!terminal?.capabilities?.cancel) {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "terminal/cancel",
         `capabilities.cancel on terminal ${JSON.stringify(terminalId)}`,
         terminal ? undefined : "unknown terminal",

@@ -10,6 +10,7 @@
  * Writes that bypass `process.stdout.write` (`fs.writeSync(1, ...)`, native addons, child
  * processes spawned with `stdio: "inherit"`) cannot be intercepted this way.
  */
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export type StdoutGuardMode = "redirect" | "throw" | "off";
 
@@ -30,7 +31,7 @@ interface GuardedStdout extends NodeJS.WriteStream {
 }
 
 /** Error thrown by a stray stdout write in `"throw"` mode. */
-export class StdoutReservedError extends Error {
+export class StdoutReservedError extends LocalError {
   override readonly name = "StdoutReservedError";
   constructor() {
     super("process.stdout carries the ACP stream; write logs to stderr (console.error) instead");
