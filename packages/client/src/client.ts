@@ -3,6 +3,8 @@
  * the agent advertised, refuses locally what it did not advertise, routes `session/update`s to
  * their session (strictly in arrival order), and answers the agent's requests.
  */
+
+import type { Logger } from "@acp-kit/protocol";
 import {
   type AcpConnection,
   type AcpRequestContext,
@@ -38,7 +40,6 @@ import {
   type Transport,
 } from "@acp-kit/protocol";
 import { CapabilityNotSupportedError } from "./errors.js";
-import type { Logger } from "./logger.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";

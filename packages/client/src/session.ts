@@ -2,6 +2,8 @@
  * One session as the client sees it: its store, its prompt turns, agent-initiated foreground
  * work, and the local side of cancellation.
  */
+
+import type { Logger } from "@acp-kit/protocol";
 import {
   type AgentNotificationMethod,
   type AgentNotifications,
@@ -19,7 +21,6 @@ import {
 import { CapabilityNotSupportedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";
-import type { Logger } from "./logger.js";
 import { checkPromptContent, type PromptInput, toPromptContent } from "./prompt-content.js";
 import { SessionStore } from "./store/session-store.js";
 import type { Turn } from "./turn.js";

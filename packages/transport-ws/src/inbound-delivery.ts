@@ -1,5 +1,4 @@
-import type { TransportSink } from "@acp-kit/protocol/jsonrpc";
-import type { Logger } from "./logger.js";
+import type { Logger, TransportSink } from "@acp-kit/protocol/jsonrpc";
 
 /** How a socket lets the delivery stop and restart reading. */
 export interface ReadControl {

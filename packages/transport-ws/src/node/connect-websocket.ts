@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
 import { describeCloseCode } from "../close-error.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_MAX_PAYLOAD,
   type WebSocketTransport,

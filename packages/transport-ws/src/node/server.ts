@@ -3,10 +3,10 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
 import type { WebSocket, WebSocketServer } from "ws";
 import { CloseCodes } from "../close-codes.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_MAX_PAYLOAD,
   type WebSocketTransport,

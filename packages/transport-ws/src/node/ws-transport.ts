@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
   ConnectionError,
   ConnectionErrorKinds,
@@ -10,7 +11,6 @@ import { CloseCodes } from "../close-codes.js";
 import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
 import { InboundDelivery } from "../inbound-delivery.js";
 import { checkFirstMessage } from "../initialize-first.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_BUFFERED_BYTES,

@@ -1,5 +1,5 @@
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds, type Transport } from "@acp-kit/protocol/jsonrpc";
-import type { Logger } from "../logger.js";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import { ObservedTransport } from "./observed-transport.js";
 
