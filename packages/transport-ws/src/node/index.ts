@@ -17,7 +17,6 @@ export {
   DEFAULT_MAX_PAYLOAD,
   type DisconnectedInfo,
   isRetryableConnectError,
-  type Logger,
   type ReconnectingConnection,
   type ReconnectingConnectionOptions,
   type ReconnectingState,
