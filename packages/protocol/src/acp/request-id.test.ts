@@ -1,8 +1,9 @@
 // ACP's request ids (strings and safe integers) against the JSON-RPC core's default (any string
 // or number JSON can echo), and the typed connection applying ACP's rule.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
-import { JSON_RPC_REQUEST_IDS } from "../jsonrpc/messages.js";
+import { classifyInbound, JSON_RPC_REQUEST_IDS } from "../jsonrpc/messages.js";
 import { createRawPeer } from "../jsonrpc/test-support/raw-peer.js";
 import { AcpConnection } from "./acp-connection.js";
 import { ACP_REQUEST_IDS } from "./request-id.js";
@@ -36,6 +37,29 @@ describe("ACP_REQUEST_IDS", () => {
       await peer.connection.close();
     });
   }
+
+  it("takes exactly the strings and safe integers, and a taken id survives the wire unchanged (property)", () => {
+    const anyId = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.maxSafeInteger(),
+      fc.double(),
+      fc.bigInt({ min: 2n ** 53n, max: 2n ** 64n }).map(Number),
+      fc.constantFrom(null, true, false),
+      fc.object(),
+    );
+    fc.assert(
+      fc.property(anyId, (id) => {
+        // What a peer would put on the wire (NaN becomes null, -0 becomes 0), as the connection reads it.
+        const sent: unknown = JSON.parse(JSON.stringify(id ?? null));
+        const entry = classifyInbound({ jsonrpc: "2.0", id: sent, method: "m" }, ACP_REQUEST_IDS);
+        const taken = typeof sent === "string" || Number.isSafeInteger(sent);
+        expect(entry.kind).toBe(taken ? "request" : "invalid");
+        if (entry.kind === "request") expect(JSON.stringify(entry.message.id)).toBe(JSON.stringify(sent));
+        if (entry.kind === "invalid") expect(entry.id).toBeNull();
+      }),
+    );
+  });
 
   it("words the refusal of a fraction for ACP", () => {
     expect(ACP_REQUEST_IDS.accepts(1.5)).toBe(false);
