@@ -6,6 +6,7 @@
 import {
   type AcpConnection,
   type AgentCapabilities,
+  authRequiredError,
   type ClientCapabilities,
   type CloseSessionResponse,
   createAgentSideConnection,
@@ -23,6 +24,7 @@ import {
   type SessionUpdate,
   type SetSessionConfigOptionResponse,
   SUPPORTED_PROTOCOL_VERSIONS,
+  sessionNotFoundError,
   type Transport,
 } from "@acp-kit/protocol";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -265,7 +267,7 @@ export class AgentConnection implements AgentConnectionHandle {
     }
     // session/close stays available so a client can always release what it holds.
     if (sessionScoped && method !== "session/close" && !this.#authenticated) {
-      throw RequestError.authRequired(`Authentication required: call auth/login before ${method}`);
+      throw authRequiredError(`Authentication required: call auth/login before ${method}`);
     }
     try {
       const result = await run();
@@ -294,7 +296,7 @@ export class AgentConnection implements AgentConnectionHandle {
 
   #live(sessionId: string): SessionRuntime {
     const session = this.#sessions.get(sessionId);
-    if (session === undefined) throw RequestError.sessionNotFound(sessionId);
+    if (session === undefined) throw sessionNotFoundError(sessionId);
     return session;
   }
 
@@ -469,7 +471,7 @@ export class AgentConnection implements AgentConnectionHandle {
     // A turn cut off with its previous connection records its end first (bounded by the grace period).
     await this.#agent.runsEndingOffline.get(params.sessionId);
     const record = await this.#agent.store.get(params.sessionId);
-    if (record === undefined) throw RequestError.sessionNotFound(params.sessionId);
+    if (record === undefined) throw sessionNotFoundError(params.sessionId);
     if (params.cwd !== record.cwd) {
       throw RequestError.invalidParams(`Session ${params.sessionId} belongs to ${record.cwd}, not ${params.cwd}`, {
         path: "/cwd",

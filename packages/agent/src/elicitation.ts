@@ -39,8 +39,9 @@ export function assertElicitationMode(mode: string, capabilities: ClientCapabili
   const marker = modes?.[mode];
   if (marker === undefined || marker === null || typeof marker !== "object") {
     throw new CapabilityNotSupportedError(
-      `elicitation.${mode}`,
-      `The client does not support ${mode}-mode elicitation (capabilities.elicitation.${mode} not advertised)`,
+      "elicitation/create",
+      `clientCapabilities.elicitation.${mode}`,
+      `${mode}-mode elicitation`,
     );
   }
 }

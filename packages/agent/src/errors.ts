@@ -1,10 +1,14 @@
 /**
  * Local errors of the agent SDK. None of them is ever sent to the client: they tell the agent
- * author that their own code asked for something the protocol forbids.
+ * author that their own code asked for something the protocol forbids. Like every local error of
+ * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
  */
+import { LocalError } from "@acp-kit/protocol";
+
+export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
 /** A builder of a turn (or of agent work) was used after the turn reported `idle`. */
-export class TurnEndedError extends Error {
+export class TurnEndedError extends LocalError {
   override readonly name = "TurnEndedError";
   constructor(what: string) {
     super(`${what}: the turn has ended (its idle state_update was sent); nothing more may be emitted for it`);
@@ -12,7 +16,7 @@ export class TurnEndedError extends Error {
 }
 
 /** Something was emitted for a session after it was closed or its connection ended. */
-export class SessionClosedError extends Error {
+export class SessionClosedError extends LocalError {
   override readonly name = "SessionClosedError";
   readonly sessionId: string;
   constructor(sessionId: string) {
@@ -22,7 +26,7 @@ export class SessionClosedError extends Error {
 }
 
 /** A message the agent built does not match the ACP schema; it was not sent. */
-export class InvalidOutgoingMessageError extends Error {
+export class InvalidOutgoingMessageError extends LocalError {
   override readonly name = "InvalidOutgoingMessageError";
   /** JSON path of the offending field inside the message params, e.g. `/update/status`. */
   readonly path: string;
@@ -34,18 +38,8 @@ export class InvalidOutgoingMessageError extends Error {
   }
 }
 
-/** The client did not advertise the capability a request needs; nothing was sent. */
-export class CapabilityNotSupportedError extends Error {
-  override readonly name = "CapabilityNotSupportedError";
-  readonly capability: string;
-  constructor(capability: string, message?: string) {
-    super(message ?? `The client did not advertise ${capability}`);
-    this.capability = capability;
-  }
-}
-
 /** `defineAgent(...)` was given an inconsistent definition. */
-export class AgentDefinitionError extends Error {
+export class AgentDefinitionError extends LocalError {
   override readonly name = "AgentDefinitionError";
 }
 
@@ -54,7 +48,7 @@ export class AgentDefinitionError extends Error {
  * for a new message, a `toolCallId` for a new tool call, a `terminalId` for a new terminal.
  * Nothing was sent.
  */
-export class DuplicateIdError extends Error {
+export class DuplicateIdError extends LocalError {
   override readonly name = "DuplicateIdError";
   readonly kind: "message" | "tool_call" | "terminal";
   readonly id: string;

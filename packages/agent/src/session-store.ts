@@ -3,7 +3,14 @@
  * the order things happen; a store must apply `appendUpdate` calls for one session in call order.
  * Every method may be async so that a store can be persistent.
  */
-import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate, StopReason } from "@acp-kit/protocol";
+import {
+  type AvailableCommand,
+  LocalError,
+  type SessionConfigOption,
+  type SessionInfo,
+  type SessionUpdate,
+  type StopReason,
+} from "@acp-kit/protocol";
 
 /**
  * How the session's last foreground work ended (its idle `state_update`). State snapshots are not
@@ -101,7 +108,7 @@ export interface SessionStore {
 }
 
 /** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
-export class SessionBusyError extends Error {
+export class SessionBusyError extends LocalError {
   override readonly name = "SessionBusyError";
   readonly sessionId: string;
   constructor(sessionId: string, detail: string) {
@@ -111,7 +118,7 @@ export class SessionBusyError extends Error {
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends LocalError {
   override readonly name = "InvalidCursorError";
   constructor(cursor: string) {
     super(`Unknown or malformed session list cursor: ${JSON.stringify(cursor)}`);

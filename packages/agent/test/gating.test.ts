@@ -1,4 +1,4 @@
-import { RequestError } from "@acp-kit/protocol";
+import { authRequiredError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentDefinitionError, defineAgent } from "../src/index.js";
 import { type Started, start } from "./support/harness.js";
@@ -105,7 +105,7 @@ describe("authentication", () => {
       prompt: noop,
       authMethods,
       login() {
-        throw RequestError.authRequired("bad key");
+        throw authRequiredError("bad key");
       },
     });
     await running.client.initialize();

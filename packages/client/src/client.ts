@@ -3,6 +3,8 @@
  * the agent advertised, refuses locally what it did not advertise, routes `session/update`s to
  * their session (strictly in arrival order), and answers the agent's requests.
  */
+
+import type { Logger } from "@acp-kit/protocol";
 import {
   type AcpConnection,
   type AcpRequestContext,
@@ -37,8 +39,7 @@ import {
   type SessionUpdate,
   type Transport,
 } from "@acp-kit/protocol";
-import { NotAdvertisedError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, SessionEndpoint, type SessionHost, type TurnOptions, type WorkRefs } from "./session.js";
 import { SessionStore } from "./store/session-store.js";
@@ -345,7 +346,7 @@ class Client implements AcpClient, SessionHost {
 
   #requireSession(method: AgentRequestMethod): NonNullable<AgentCapabilities["session"]> {
     const session = this.agentCapabilities.session;
-    if (!session) throw new NotAdvertisedError(method, "agentCapabilities.session");
+    if (!session) throw new CapabilityNotSupportedError(method, "agentCapabilities.session");
     return session;
   }
 
@@ -355,12 +356,12 @@ class Client implements AcpClient, SessionHost {
   ): void {
     const session = this.#requireSession(method);
     if (params.additionalDirectories && params.additionalDirectories.length > 0 && !session.additionalDirectories) {
-      throw new NotAdvertisedError(method, "agentCapabilities.session.additionalDirectories");
+      throw new CapabilityNotSupportedError(method, "agentCapabilities.session.additionalDirectories");
     }
     for (const [index, server] of (params.mcpServers ?? []).entries()) {
       const type = server.type;
       if ((type === "stdio" || type === "http") && session.mcp?.[type]) continue;
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         method,
         `agentCapabilities.session.mcp.${type}`,
         `mcpServers[${index}] "${server.name}"`,
@@ -493,7 +494,7 @@ class Client implements AcpClient, SessionHost {
 
   async deleteSession(sessionId: string): Promise<void> {
     const session = this.#requireSession("session/delete");
-    if (!session.delete) throw new NotAdvertisedError("session/delete", "agentCapabilities.session.delete");
+    if (!session.delete) throw new CapabilityNotSupportedError("session/delete", "agentCapabilities.session.delete");
     try {
       await this.request("session/delete", { sessionId });
     } catch (error) {
@@ -510,11 +511,12 @@ class Client implements AcpClient, SessionHost {
   // ---- auth and extensions ----------------------------------------------------------------------
 
   async login(methodId: string): Promise<void> {
-    if (this.authMethods.length === 0) throw new NotAdvertisedError("auth/login", "authMethods");
+    if (this.authMethods.length === 0) throw new CapabilityNotSupportedError("auth/login", "authMethods");
     const method = this.authMethods.find((m) => m.methodId === methodId);
-    if (!method) throw new NotAdvertisedError("auth/login", `an auth method with methodId ${JSON.stringify(methodId)}`);
+    if (!method)
+      throw new CapabilityNotSupportedError("auth/login", `an auth method with methodId ${JSON.stringify(methodId)}`);
     if (method.type !== "agent") {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "auth/login",
         `methodId ${JSON.stringify(methodId)} as an "agent" auth method`,
         `it is of type "${method.type}": run it client-side, never via auth/login`,
@@ -524,7 +526,7 @@ class Client implements AcpClient, SessionHost {
   }
 
   async logout(): Promise<void> {
-    if (this.authMethods.length === 0) throw new NotAdvertisedError("auth/logout", "authMethods");
+    if (this.authMethods.length === 0) throw new CapabilityNotSupportedError("auth/logout", "authMethods");
     await this.request("auth/logout", {});
   }
 

@@ -1,32 +1,19 @@
 /**
- * Local refusals. These are thrown before anything is sent: the agent never sees the call.
+ * Local errors of the client. A refusal (`CapabilityNotSupportedError`, shared with the agent and
+ * defined in `@acp-kit/protocol`) is thrown before anything is sent: the agent never sees the call.
  * (Wire errors from the agent are `RequestError`s; a dead connection is a `ConnectionError`;
- * both come from `@acp-kit/protocol`.)
+ * both come from `@acp-kit/protocol`.) Every one extends `LocalError`, with a literal `name`.
  */
+import { LocalError } from "@acp-kit/protocol";
 
-/** The call needs something the agent did not advertise at `initialize` (or the entity does not offer). */
-export class NotAdvertisedError extends Error {
-  override readonly name = "NotAdvertisedError";
-  /** The wire method that was refused, e.g. `session/delete`. */
-  readonly method: string;
-  /** What is missing, e.g. `agentCapabilities.session.delete`. */
-  readonly requirement: string;
-
-  constructor(method: string, requirement: string, detail?: string) {
-    super(
-      `${method} refused locally: the agent does not advertise ${requirement}${detail ? ` (${detail})` : ""}; nothing was sent`,
-    );
-    this.method = method;
-    this.requirement = requirement;
-  }
-}
+export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
 /**
  * A handle's update iterator fell `limit` updates behind while the connection could not pause
  * reading (this client was waiting for a response of its own). The iterator's buffer was released;
  * the store still holds every update and the handle's `done` still settles.
  */
-export class UpdateBufferOverflowError extends Error {
+export class UpdateBufferOverflowError extends LocalError {
   override readonly name = "UpdateBufferOverflowError";
   readonly limit: number;
 

@@ -4,6 +4,7 @@
  * @module @acp-kit/client
  */
 
+export type { Logger } from "@acp-kit/protocol";
 // The errors a caller meets most, re-exported so `instanceof` checks need no second import.
 export { ConnectionError, RequestError } from "@acp-kit/protocol";
 export {
@@ -17,9 +18,8 @@ export {
   type NewSessionOptions,
   type ResumeSessionOptions,
 } from "./client.js";
-export { NotAdvertisedError, UpdateBufferOverflowError } from "./errors.js";
+export { CapabilityNotSupportedError, UpdateBufferOverflowError } from "./errors.js";
 export type { ForegroundWork, WorkState } from "./foreground-work.js";
-export type { Logger } from "./logger.js";
 export { selectPermissionOption } from "./permission.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
 export {

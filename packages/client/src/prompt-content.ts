@@ -1,5 +1,5 @@
 import type { ContentBlock, PromptCapabilities } from "@acp-kit/protocol";
-import { NotAdvertisedError } from "./errors.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 
 /** What `session.prompt()` accepts: plain text, one block, or a list of blocks. */
 export type PromptInput = string | ContentBlock | readonly ContentBlock[];
@@ -36,10 +36,14 @@ export function checkPromptContent(
     if (BASELINE.has(type)) continue;
     const capability = REQUIRED_CAPABILITY[type];
     if (capability === undefined) {
-      throw new NotAdvertisedError("session/prompt", `support for "${type}" content blocks`, `prompt[${index}]`);
+      throw new CapabilityNotSupportedError(
+        "session/prompt",
+        `support for "${type}" content blocks`,
+        `prompt[${index}]`,
+      );
     }
     if (!capabilities?.[capability]) {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "session/prompt",
         `agentCapabilities.session.prompt.${capability}`,
         `prompt[${index}] is a "${type}" block`,

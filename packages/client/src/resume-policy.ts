@@ -7,7 +7,7 @@
  * - `required`: resume it or throw `ResumeRefusedError`.
  * A replay is applied to the store in one change (see `resumeSession`), never as live output.
  */
-import { RequestError } from "@acp-kit/protocol";
+import { LocalError, RequestError } from "@acp-kit/protocol";
 import type { AcpClient, ResumeSessionOptions } from "./client.js";
 import type { ClientSession } from "./session.js";
 
@@ -34,7 +34,7 @@ export interface OpenedSession {
 }
 
 /** `required` could not resume the session; nothing was started. */
-export class ResumeRefusedError extends Error {
+export class ResumeRefusedError extends LocalError {
   override readonly name = "ResumeRefusedError";
   readonly sessionId: string;
   readonly reason: ResumeFailure;

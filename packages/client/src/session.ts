@@ -2,6 +2,8 @@
  * One session as the client sees it: its store, its prompt turns, agent-initiated foreground
  * work, and the local side of cancellation.
  */
+
+import type { Logger } from "@acp-kit/protocol";
 import {
   type AgentNotificationMethod,
   type AgentNotifications,
@@ -18,10 +20,9 @@ import {
   type SetSessionConfigOptionResponse,
 } from "@acp-kit/protocol";
 import { disposable } from "@acp-kit/protocol/jsonrpc";
-import { NotAdvertisedError } from "./errors.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";
-import type { Logger } from "./logger.js";
 import { checkPromptContent, type PromptInput, toPromptContent } from "./prompt-content.js";
 import { SessionStore } from "./store/session-store.js";
 import type { Turn } from "./turn.js";
@@ -319,7 +320,7 @@ export class SessionEndpoint {
   async cancelToolCall(toolCallId: string): Promise<void> {
     const call = this.store.getSnapshot().toolCalls.get(toolCallId);
     if (!call?.capabilities?.cancel) {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "tool_call/cancel",
         `capabilities.cancel on tool call ${JSON.stringify(toolCallId)}`,
         call ? undefined : "unknown tool call",
@@ -331,7 +332,7 @@ export class SessionEndpoint {
   async cancelTerminal(terminalId: string): Promise<void> {
     const terminal = this.store.getSnapshot().terminals.get(terminalId);
     if (!terminal?.capabilities?.cancel) {
-      throw new NotAdvertisedError(
+      throw new CapabilityNotSupportedError(
         "terminal/cancel",
         `capabilities.cancel on terminal ${JSON.stringify(terminalId)}`,
         terminal ? undefined : "unknown terminal",

@@ -1,6 +1,11 @@
-import { ConnectionError, RequestError } from "@acp-kit/protocol";
+import {
+  ConnectionError,
+  RequestError,
+  sessionNotFoundError,
+  unsupportedProtocolVersionError,
+} from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AcpClient, type ConnectOptions, connectToAgent, NotAdvertisedError } from "../src/index.js";
+import { type AcpClient, CapabilityNotSupportedError, type ConnectOptions, connectToAgent } from "../src/index.js";
 import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
@@ -68,7 +73,7 @@ describe("initialize", () => {
     const agent = new ScriptedAgent({
       handlers: {
         initialize: () => {
-          throw RequestError.unsupportedProtocolVersion(2, [1]);
+          throw unsupportedProtocolVersionError(2, [1]);
         },
       },
     });
@@ -154,8 +159,8 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     it(c.name, async () => {
       const { agent, client } = await setup({ initialize: c.initialize });
       const error = await c.call(client).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(NotAdvertisedError);
-      expect((error as NotAdvertisedError).requirement).toMatch(c.requirement);
+      expect(error).toBeInstanceOf(CapabilityNotSupportedError);
+      expect((error as CapabilityNotSupportedError).requirement).toMatch(c.requirement);
       await flush();
       expect(agent.methods()).toEqual(["initialize"]);
     });
@@ -164,7 +169,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
   it("prompt content: image without prompt.image, unknown block types, empty prompt", async () => {
     const { agent, client } = await setup({ handlers: { "session/new": () => ({ sessionId: "s" }) } });
     const session = await client.newSession({ cwd: "/w" });
-    expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(NotAdvertisedError);
+    expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(CapabilityNotSupportedError);
     expect(() => session.prompt([{ type: "text", text: "look" }, image])).toThrow(
       /session\.prompt\.image.*prompt\[1\]/,
     );
@@ -201,9 +206,9 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t2", capabilities: { cancel: {} } });
     await agent.update("s", { sessionUpdate: "terminal_update", terminalId: "x" });
     await flush();
-    await expect(session.cancelToolCall("t1")).rejects.toThrow(NotAdvertisedError);
+    await expect(session.cancelToolCall("t1")).rejects.toThrow(CapabilityNotSupportedError);
     await expect(session.cancelToolCall("nope")).rejects.toThrow(/unknown tool call/);
-    await expect(session.cancelTerminal("x")).rejects.toThrow(NotAdvertisedError);
+    await expect(session.cancelTerminal("x")).rejects.toThrow(CapabilityNotSupportedError);
     await session.cancelToolCall("t2");
     expect(agent.methods()).toEqual(["initialize", "session/new", "tool_call/cancel"]);
     expect(agent.received[2]?.params).toEqual({ sessionId: "s", toolCallId: "t2" });
@@ -301,11 +306,11 @@ describe("sessions", () => {
       handlers: {
         "session/new": () => ({ sessionId: "s" }),
         "session/close": () => {
-          throw RequestError.sessionNotFound("s");
+          throw sessionNotFoundError("s");
         },
         "session/delete": (p: { sessionId: string }) => {
           if (p.sessionId === "bad") throw RequestError.internalError("disk full");
-          throw RequestError.sessionNotFound(p.sessionId);
+          throw sessionNotFoundError(p.sessionId);
         },
       },
     });

@@ -6,9 +6,10 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
+import { LocalError } from "@acp-kit/protocol";
 
 /** Another live process (or another store in this one) holds the directory. */
-export class DirectoryLockedError extends Error {
+export class DirectoryLockedError extends LocalError {
   override readonly name = "DirectoryLockedError";
   readonly dir: string;
   constructor(dir: string, holder: string) {

@@ -96,8 +96,7 @@ export class NdjsonLineDecoder {
 
   #nextRawLine(): string | undefined {
     if (this.#textPos < this.#text.length) return this.#nextTextLine();
-    while (this.#chunks.length > 0) {
-      const chunk = this.#chunks[0] as Buffer;
+    for (let chunk = this.#chunks[0]; chunk !== undefined; chunk = this.#chunks[0]) {
       const start = this.#offset;
       const lf = chunk.indexOf(LF, start);
       if (lf === -1) {

@@ -66,25 +66,23 @@ export function ndjsonTransport(
   return core.transport({
     start(newSink: TransportSink): void {
       if (!core.attach(newSink)) return;
-      core.reader = readLines(
-        input,
-        { line: (text) => newSink.message(text), end: (error) => finish(error) },
-        { maxLineBytes: options.maxLineBytes, logger },
+      core.startReading(() =>
+        readLines(
+          input,
+          { line: (text) => newSink.message(text), end: (error) => finish(error) },
+          { maxLineBytes: options.maxLineBytes, logger },
+        ),
       );
     },
     send(payload: string): void | Promise<void> {
-      if (core.finished) {
-        throw core.finalError instanceof ConnectionError
-          ? core.finalError
-          : ConnectionError.closed("Cannot send: the transport is closed");
-      }
+      if (core.finished) throw core.sendRefusal(() => ConnectionError.closed("Cannot send: the transport is closed"));
       return writer.write(payload);
     },
     close(): Promise<void> {
       closing ??= (async () => {
         if (core.finished) return;
         // Stop reading first so nothing is delivered after close() was called.
-        core.reader?.stop();
+        core.stopReading();
         await writer.end(endOutput);
         finish();
       })();

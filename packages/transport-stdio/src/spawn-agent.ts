@@ -1,15 +1,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
   ConnectionError,
-  type ConnectionErrorDetails,
   ConnectionErrorKinds,
   clipText,
   rateLimitWarnings,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
-import { trackChild, untrackChild } from "./child-registry.js";
+import { type AgentExit, agentEndError, ChildExit, errnoCode, shutdownLadder } from "./agent-exit.js";
+import { trackChild } from "./child-registry.js";
 import { readLines } from "./line-reader.js";
 import type { NdjsonTransport } from "./ndjson-transport.js";
 import { NdjsonWriter, type WriteCoalescing } from "./ndjson-writer.js";
@@ -17,6 +16,8 @@ import { resolveCommand } from "./resolve-command.js";
 import { stderrPassThrough } from "./stderr-pass-through.js";
 import { StderrTail } from "./stderr-tail.js";
 import { NdjsonTransportCore } from "./transport-core.js";
+
+export type { AgentExit } from "./agent-exit.js";
 
 export interface ShutdownOptions {
   /** After stdin is closed, how long the agent gets to exit by itself (default 2000 ms). */
@@ -49,12 +50,6 @@ export interface SpawnAgentOptions {
   /** SIGKILL the agent if this process exits first (default `true`). */
   killOnParentExit?: boolean;
   logger?: Logger;
-}
-
-/** How the agent process ended. Both are `null` when it never started. */
-export interface AgentExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
 }
 
 export interface SpawnedAgent {
@@ -105,14 +100,8 @@ export function spawnAgent(
   args: readonly string[] = [],
   options: SpawnAgentOptions = {},
 ): SpawnedAgent {
-  // Warnings the agent can provoke (stdout noise) are rate-limited.
-  const logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
-  const commandLine = [command, ...args].join(" ");
-  const stdinGraceMs = options.shutdown?.stdinGraceMs ?? 2000;
-  const termGraceMs = options.shutdown?.termGraceMs ?? 2000;
   const env = options.env ?? process.env;
   const resolved = resolveCommand(command, args, { env, cwd: options.cwd });
-
   let child: ChildProcessWithoutNullStreams;
   try {
     child = spawn(resolved.file, resolved.args, {
@@ -128,95 +117,142 @@ export function spawnAgent(
     // there is no process to report on later, so fail here.
     throw new ConnectionError(
       ConnectionErrorKinds.ConnectFailed,
-      `Could not start agent "${command}": ${(error as Error).message}`,
-      {
-        cause: error,
-        details: { code: (error as NodeJS.ErrnoException).code, command, args: [...args] },
-      },
+      `Could not start agent "${command}": ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error, details: { code: errnoCode(error), command, args: [...args] } },
     );
   }
+  return new AgentProcess(child, command, args, options);
+}
 
-  // --- process lifecycle -------------------------------------------------------------------
-  let exitInfo: AgentExit | undefined;
-  let spawnError: Error | undefined;
-  let resolveExited!: (exit: AgentExit) => void;
-  const exited = new Promise<AgentExit>((resolve) => {
-    resolveExited = resolve;
-  });
-  const onExited = (exit: AgentExit): void => {
-    if (exitInfo) return;
-    exitInfo = exit;
-    untrackChild(child);
-    resolveExited(exit);
-    teardown("exited");
-  };
-  child.once("exit", (code, signal) => onExited({ code, signal }));
-  child.on("error", (error: NodeJS.ErrnoException) => {
-    if (child.pid === undefined && !exitInfo) {
-      spawnError = error;
-      onExited({ code: null, signal: null });
-    } else {
-      // kill() failures and the like: the process is still there, the exit event will follow.
-      logger?.warn?.("stdio transport: agent process error", error);
-    }
-  });
-  if (options.killOnParentExit ?? true) trackChild(child);
-
-  const stderrMode = options.stderr ?? "inherit";
-  const stderr = new StderrTail(child.stderr, {
-    capacity: options.stderrTailLines ?? 50,
-    onLine: typeof stderrMode === "function" ? stderrMode : undefined,
-    passThrough:
-      stderrMode === "inherit" ? stderrPassThrough(process.stderr, options.stderrPassThroughBytes).write : undefined,
-  });
-
-  // --- the transport -----------------------------------------------------------------------
-  let readerEnded = false;
-  let readerError: ConnectionError | undefined;
-  let onReaderEnded: (() => void) | undefined;
-  let writeError: ConnectionError | undefined;
-  let closeRequested = false;
-  let tearingDown: Promise<void> | undefined;
+/**
+ * One spawned agent: its process (exit, shutdown ladder), its stderr tail, and the NDJSON
+ * transport over its stdin/stdout. The transport ends once, through `#teardown`, whoever starts
+ * it: `close()`, the exit, the end of stdout, a write failure or an oversized line.
+ */
+class AgentProcess implements SpawnedAgent {
+  readonly transport: NdjsonTransport;
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<AgentExit>;
+  readonly #command: string;
+  readonly #args: readonly string[];
+  readonly #options: SpawnAgentOptions;
+  readonly #logger: Logger | undefined;
+  readonly #exit: ChildExit;
+  readonly #stderr: StderrTail;
+  readonly #writer: NdjsonWriter;
+  readonly #core: NdjsonTransportCore;
+  #readerEnded = false;
+  #readerError: ConnectionError | undefined;
+  #onReaderEnded: (() => void) | undefined;
+  #writeError: ConnectionError | undefined;
+  #closeRequested = false;
+  #tearingDown: Promise<void> | undefined;
   /** Opens on start() or close(): an agent that ended before start() keeps its last lines for the sink. */
-  let openStartGate!: () => void;
-  const startGate = new Promise<void>((resolve) => {
-    openStartGate = resolve;
-  });
+  #openStartGate!: () => void;
+  readonly #startGate = new Promise<void>((resolve) => (this.#openStartGate = resolve));
+  /**
+   * Until start(), what the agent writes is held (bounded by the stream's buffer and the pipe):
+   * a listener keeps Node from discarding unread output when the process exits.
+   */
+  readonly #holdUntilStarted = (): void => {};
 
-  const writer = new NdjsonWriter(child.stdin, {
-    coalescing: options.writeCoalescing,
-    highWaterMark: options.highWaterMark,
-    onError: (error) => {
-      // Usually EPIPE because the agent died: the exit report says more, so wait for it.
-      writeError = error;
-      teardown("write failed");
-    },
-  });
-  const core = new NdjsonTransportCore(writer);
+  constructor(
+    child: ChildProcessWithoutNullStreams,
+    command: string,
+    args: readonly string[],
+    options: SpawnAgentOptions,
+  ) {
+    this.child = child;
+    this.#command = command;
+    this.#args = args;
+    this.#options = options;
+    // Warnings the agent can provoke (stdout noise) are rate-limited.
+    this.#logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
+    this.#exit = new ChildExit(child, () => void this.#teardown("exited"), this.#logger);
+    this.exited = this.#exit.exited;
+    if (options.killOnParentExit ?? true) trackChild(child);
 
-  // Until start(), hold what the agent writes (bounded by the stream's buffer and the pipe):
-  // a listener keeps Node from discarding unread output when the process exits.
-  const holdUntilStarted = (): void => {};
-  child.stdout.on("readable", holdUntilStarted);
+    const stderrMode = options.stderr ?? "inherit";
+    this.#stderr = new StderrTail(child.stderr, {
+      capacity: options.stderrTailLines ?? 50,
+      onLine: typeof stderrMode === "function" ? stderrMode : undefined,
+      passThrough:
+        stderrMode === "inherit" ? stderrPassThrough(process.stderr, options.stderrPassThroughBytes).write : undefined,
+    });
 
-  function startReading(): void {
-    if (!core.sink || core.reader) return;
-    const target = core.sink;
-    child.stdout.off("readable", holdUntilStarted);
-    core.reader = readLines(
-      child.stdout,
-      {
-        line: (text) => (looksLikeJson(text) ? target.message(text) : reportNoise(text)),
-        end: (error) => {
-          readerEnded = true;
-          readerError = error;
-          onReaderEnded?.();
-          // After an oversized line, keep emptying the pipe so the agent is never stuck writing.
-          if (error) child.stdout.resume();
-          teardown(error ? "oversized line" : "stdout ended");
-        },
+    this.#writer = new NdjsonWriter(child.stdin, {
+      coalescing: options.writeCoalescing,
+      highWaterMark: options.highWaterMark,
+      onError: (error) => {
+        // Usually EPIPE because the agent died: the exit report says more, so wait for it.
+        this.#writeError = error;
+        void this.#teardown("write failed");
       },
-      { maxLineBytes: options.maxLineBytes, logger },
+    });
+    this.#core = new NdjsonTransportCore(this.#writer);
+    child.stdout.on("readable", this.#holdUntilStarted);
+
+    const commandLine = clipText([command, ...args].join(" "), 200);
+    this.transport = this.#core.transport({
+      start: (sink) => this.#start(sink),
+      send: (payload) => this.#send(payload),
+      close: () => this.#close(),
+    });
+    this.transport.describePeer = () => ({
+      source: `stdout of agent "${commandLine}"`,
+      stderrTail: this.#stderr.lines(),
+    });
+  }
+
+  readonly stderrTail = (): string[] => this.#stderr.lines();
+
+  readonly kill = (signal: NodeJS.Signals = "SIGKILL"): void => this.#exit.kill(signal);
+
+  readonly shutdown = async (): Promise<AgentExit> => {
+    await this.transport.close();
+    return this.exited;
+  };
+
+  #start(sink: TransportSink): void {
+    if (!this.#core.attach(sink)) return;
+    this.#startReading(sink);
+    this.#openStartGate();
+  }
+
+  #send(payload: string): void | Promise<void> {
+    if (this.#core.finished || this.#tearingDown) {
+      throw this.#core.sendRefusal(
+        () => this.#writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"),
+      );
+    }
+    return this.#writer.write(payload);
+  }
+
+  #close(): Promise<void> {
+    if (!this.#tearingDown) this.#closeRequested = true;
+    this.#openStartGate();
+    return this.#teardown("close() called");
+  }
+
+  #startReading(sink: TransportSink): void {
+    const stdout = this.child.stdout;
+    stdout.off("readable", this.#holdUntilStarted);
+    this.#core.startReading(() =>
+      readLines(
+        stdout,
+        {
+          line: (text) => (looksLikeJson(text) ? sink.message(text) : this.#reportNoise(text)),
+          end: (error) => {
+            this.#readerEnded = true;
+            this.#readerError = error;
+            this.#onReaderEnded?.();
+            // After an oversized line, keep emptying the pipe so the agent is never stuck writing.
+            if (error) stdout.resume();
+            void this.#teardown(error ? "oversized line" : "stdout ended");
+          },
+        },
+        { maxLineBytes: this.#options.maxLineBytes, logger: this.#logger },
+      ),
     );
   }
 
@@ -226,148 +262,74 @@ export function spawnAgent(
    * reported with its first bytes and its source, rate-limited. Lines that start like JSON but do
    * not parse still reach the connection, which answers -32700 and warns.
    */
-  function reportNoise(text: string): void {
-    logger?.warn?.(
+  #reportNoise(text: string): void {
+    const commandLine = [this.#command, ...this.#args].join(" ");
+    this.#logger?.warn?.(
       `Ignored a line on the stdout of agent "${clipText(commandLine, 120)}" that is not JSON-RPC: ${JSON.stringify(clipText(text, 80))}`,
-      { source: "agent stdout", command, length: text.length },
+      { source: "agent stdout", command: this.#command, length: text.length },
     );
   }
 
-  function waitForStdoutEnd(limitMs: number): Promise<void> {
-    if (readerEnded || !core.reader) return Promise.resolve();
+  #waitForStdoutEnd(limitMs: number): Promise<void> {
+    if (this.#readerEnded || !this.#core.reading) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, limitMs);
-      onReaderEnded = () => {
+      this.#onReaderEnded = () => {
         clearTimeout(timer);
         resolve();
       };
     });
   }
 
-  function teardown(why: string): Promise<void> {
-    tearingDown ??= (async () => {
-      logger?.debug?.(`stdio transport: shutting the agent down (${why})`);
-      if (closeRequested) {
-        // close(): deliver nothing more, but keep the pipe flowing so the agent can exit.
-        if (core.reader && !readerEnded) {
-          core.reader.stop();
-          readerEnded = true;
-        }
-        child.stdout.off("readable", holdUntilStarted);
-        child.stdout.resume();
-      }
-      await ladder();
-      if (!closeRequested) {
-        // What the agent wrote before it went away is still delivered, once someone listens.
-        await startGate;
-        await waitForStdoutEnd(STDOUT_DRAIN_AFTER_EXIT_MS);
-      }
-      await Promise.race([stderr.done, delay(STDERR_DRAIN_AFTER_EXIT_MS)]);
-      finish(closeRequested && !readerError ? undefined : endError());
-    })();
-    return tearingDown;
+  #teardown(why: string): Promise<void> {
+    this.#tearingDown ??= this.#tearDown(why);
+    return this.#tearingDown;
   }
 
-  /** Close stdin, then SIGTERM, then SIGKILL, each after its grace period, until the process exits. */
-  async function ladder(): Promise<void> {
-    if (exitInfo) {
-      writer.dispose(ConnectionError.closed("Agent process exited"));
-      return;
+  async #tearDown(why: string): Promise<void> {
+    this.#logger?.debug?.(`stdio transport: shutting the agent down (${why})`);
+    const stdout = this.child.stdout;
+    if (this.#closeRequested) {
+      // close(): deliver nothing more, but keep the pipe flowing so the agent can exit.
+      if (this.#core.reading && !this.#readerEnded) {
+        this.#core.stopReading();
+        this.#readerEnded = true;
+      }
+      stdout.off("readable", this.#holdUntilStarted);
+      stdout.resume();
     }
-    void writer.end(true);
-    if (await exitWithin(stdinGraceMs)) return;
-    logger?.info?.(`stdio transport: agent still running ${stdinGraceMs} ms after stdin closed; sending SIGTERM`);
-    child.kill("SIGTERM");
-    if (await exitWithin(termGraceMs)) return;
-    logger?.warn?.(`stdio transport: agent ignored SIGTERM for ${termGraceMs} ms; sending SIGKILL`);
-    child.kill("SIGKILL");
-    await exited;
+    if (this.#exit.exit) this.#writer.dispose(ConnectionError.closed("Agent process exited"));
+    else {
+      const shutdown = this.#options.shutdown;
+      await shutdownLadder(this.#exit, {
+        endInput: () => void this.#writer.end(true),
+        stdinGraceMs: shutdown?.stdinGraceMs ?? 2000,
+        termGraceMs: shutdown?.termGraceMs ?? 2000,
+        logger: this.#logger,
+      });
+    }
+    if (!this.#closeRequested) {
+      // What the agent wrote before it went away is still delivered, once someone listens.
+      await this.#startGate;
+      await this.#waitForStdoutEnd(STDOUT_DRAIN_AFTER_EXIT_MS);
+    }
+    await Promise.race([this.#stderr.done, delay(STDERR_DRAIN_AFTER_EXIT_MS)]);
+    const error = this.#closeRequested && !this.#readerError ? undefined : this.#endError();
+    if (this.#core.end(error)) this.#core.sink?.closed(error);
   }
 
-  function exitWithin(ms: number): Promise<boolean> {
-    if (exitInfo) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void exited.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
+  #endError(): ConnectionError {
+    return agentEndError({
+      exit: this.#exit.exit,
+      spawnError: this.#exit.spawnError,
+      readerError: this.#readerError,
+      writeError: this.#writeError,
+      stderrTail: this.#stderr.lines(),
+      command: this.#command,
+      args: this.#args,
+      cwd: this.#options.cwd,
     });
   }
-
-  function endError(): ConnectionError {
-    const details: ConnectionErrorDetails = {
-      exitCode: exitInfo?.code ?? null,
-      signal: exitInfo?.signal ?? null,
-      stderrTail: stderr.lines(),
-    };
-    if (spawnError) {
-      const code = (spawnError as NodeJS.ErrnoException).code;
-      // spawn says ENOENT both for a missing command and for a missing working directory.
-      const hint =
-        code === "ENOENT" && options.cwd !== undefined && !existsSync(options.cwd)
-          ? ` (the working directory ${options.cwd} does not exist)`
-          : "";
-      return new ConnectionError(
-        ConnectionErrorKinds.ConnectFailed,
-        `Could not start agent "${command}": ${spawnError.message}${hint}`,
-        { cause: spawnError, details: { ...details, code, command, args: [...args] } },
-      );
-    }
-    if (readerError) {
-      Object.assign(readerError.details, details);
-      return readerError;
-    }
-    const how = describeExit(exitInfo);
-    const tail =
-      details.stderrTail && details.stderrTail.length > 0
-        ? `; last stderr line: ${details.stderrTail[details.stderrTail.length - 1]}`
-        : "";
-    return ConnectionError.closed(`Agent process ${how}${tail}`, details, writeError);
-  }
-
-  function finish(error?: Error): void {
-    if (core.end(error)) core.sink?.closed(error);
-  }
-
-  const transport: NdjsonTransport = core.transport({
-    start(newSink: TransportSink): void {
-      if (!core.attach(newSink)) return;
-      startReading();
-      openStartGate();
-    },
-    send(payload: string): void | Promise<void> {
-      if (core.finished || tearingDown) {
-        throw core.finalError instanceof ConnectionError
-          ? core.finalError
-          : (writeError ?? ConnectionError.closed("Cannot send: the agent transport is closed"));
-      }
-      return writer.write(payload);
-    },
-    close(): Promise<void> {
-      if (!tearingDown) closeRequested = true;
-      openStartGate();
-      return teardown("close() called");
-    },
-  });
-  transport.describePeer = () => ({
-    source: `stdout of agent "${clipText(commandLine, 200)}"`,
-    stderrTail: stderr.lines(),
-  });
-
-  return {
-    transport,
-    child,
-    exited,
-    stderrTail: () => stderr.lines(),
-    kill(signal: NodeJS.Signals = "SIGKILL"): void {
-      if (!exitInfo) child.kill(signal);
-    },
-    async shutdown(): Promise<AgentExit> {
-      await transport.close();
-      return exited;
-    },
-  };
 }
 
 /** First non-blank character `{` or `[`: what every JSON-RPC payload starts with. */
@@ -378,12 +340,6 @@ function looksLikeJson(line: string): boolean {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0xfeff) return false;
   }
   return false;
-}
-
-function describeExit(exit: AgentExit | undefined): string {
-  if (!exit) return "closed its stdout";
-  if (exit.signal) return `was killed by ${exit.signal}`;
-  return `exited with code ${exit.code}`;
 }
 
 function delay(ms: number): Promise<void> {

@@ -10,6 +10,7 @@
  * Writes that bypass `process.stdout.write` (`fs.writeSync(1, ...)`, native addons, child
  * processes spawned with `stdio: "inherit"`) cannot be intercepted this way.
  */
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export type StdoutGuardMode = "redirect" | "throw" | "off";
 
@@ -25,12 +26,24 @@ export interface StdoutGuard {
 
 const GUARD = Symbol.for("acp-kit.stdoutGuard");
 
-interface GuardedStdout extends NodeJS.WriteStream {
-  [GUARD]?: { original: NodeJS.WriteStream["write"]; mode: StdoutGuardMode };
+/** What the guard keeps on `process.stdout` under `GUARD` (shared by every copy of this package). */
+interface GuardState {
+  original: NodeJS.WriteStream["write"];
+  mode: StdoutGuardMode;
+}
+
+function isGuardState(value: unknown): value is GuardState {
+  return typeof value === "object" && value !== null && "original" in value && typeof value.original === "function";
+}
+
+/** The guard installed on `stdout`, if any (a symbol property Node's types do not know). */
+function installedGuard(stdout: NodeJS.WriteStream): GuardState | undefined {
+  const state: unknown = Reflect.get(stdout, GUARD);
+  return isGuardState(state) ? state : undefined;
 }
 
 /** Error thrown by a stray stdout write in `"throw"` mode. */
-export class StdoutReservedError extends Error {
+export class StdoutReservedError extends LocalError {
   override readonly name = "StdoutReservedError";
   constructor() {
     super("process.stdout carries the ACP stream; write logs to stderr (console.error) instead");
@@ -42,14 +55,15 @@ export class StdoutReservedError extends Error {
  * and switches it to the new mode).
  */
 export function guardStdout(mode: StdoutGuardMode = "redirect"): StdoutGuard {
-  const stdout = process.stdout as GuardedStdout;
-  const installed = stdout[GUARD];
+  const stdout = process.stdout;
+  const installed = installedGuard(stdout);
   const original = installed?.original ?? stdout.write;
-  const write: WriteFn = (chunk, callback) => (original as WriteFn).call(stdout, chunk, callback);
+  // `write` is overloaded; `Reflect.apply` calls the original with exactly these arguments.
+  const write: WriteFn = (chunk, callback) => Reflect.apply(original, stdout, [chunk, callback]);
   if (mode === "off") {
     if (installed) {
       stdout.write = installed.original;
-      delete stdout[GUARD];
+      Reflect.deleteProperty(stdout, GUARD);
     }
     return { mode, write, restore() {} };
   }
@@ -59,7 +73,7 @@ export function guardStdout(mode: StdoutGuardMode = "redirect"): StdoutGuard {
   } else {
     const created = { original, mode };
     state = created;
-    stdout[GUARD] = created;
+    Reflect.set(stdout, GUARD, created);
     stdout.write = function strayStdoutWrite(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
       if (created.mode === "throw") {
         const error = new StdoutReservedError();
@@ -69,17 +83,17 @@ export function guardStdout(mode: StdoutGuardMode = "redirect"): StdoutGuard {
         throw error;
       }
       // Same signature as Writable#write: forward as is.
-      return (process.stderr.write as (...args: unknown[]) => boolean).call(process.stderr, chunk, encoding, callback);
-    } as NodeJS.WriteStream["write"];
+      return Reflect.apply(process.stderr.write, process.stderr, [chunk, encoding, callback]);
+    };
   }
   const owned = state;
   return {
     mode,
     write,
     restore() {
-      if (stdout[GUARD] !== owned) return;
+      if (installedGuard(stdout) !== owned) return;
       stdout.write = original;
-      delete stdout[GUARD];
+      Reflect.deleteProperty(stdout, GUARD);
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { TransportSink } from "@acp-kit/protocol/jsonrpc";
-import type { Logger } from "./logger.js";
+import type { Logger, TransportSink } from "@acp-kit/protocol/jsonrpc";
 
 /** How a socket lets the delivery stop and restart reading. */
 export interface ReadControl {
@@ -48,12 +47,14 @@ export class InboundDelivery {
 
   push(payload: string): void {
     if (this.ended) return;
-    if (this.blocked || this.head < this.queue.length) {
+    const sink = this.sink;
+    // Before `start` there is no sink and `blocked` is set: the payload waits.
+    if (this.blocked || this.head < this.queue.length || sink === undefined) {
       this.queue.push(payload);
       this.queuedBytes += payload.length;
       return;
     }
-    this.deliver(payload);
+    this.deliver(sink, payload);
   }
 
   /** The channel ended; `error` is undefined for a clean end. Later calls are ignored. */
@@ -64,9 +65,8 @@ export class InboundDelivery {
     if (!this.blocked) this.drain();
   }
 
-  private deliver(payload: string): void {
-    const sink = this.sink as TransportSink;
-    let result: void | PromiseLike<void>;
+  private deliver(sink: TransportSink, payload: string): void {
+    let result: unknown;
     try {
       result = sink.message(payload);
     } catch (error) {
@@ -74,10 +74,10 @@ export class InboundDelivery {
       this.logger?.error?.("WebSocket transport sink threw while handling a message", error);
       return;
     }
-    if (result !== undefined && typeof (result as PromiseLike<void>).then === "function") {
+    if (isThenable(result)) {
       this.blocked = true;
       this.control.pause();
-      (result as PromiseLike<void>).then(
+      result.then(
         () => this.unblock(),
         (error: unknown) => {
           this.logger?.warn?.("WebSocket transport sink rejected a message", error);
@@ -94,12 +94,13 @@ export class InboundDelivery {
   }
 
   private drain(): void {
-    while (!this.blocked && this.head < this.queue.length) {
-      const payload = this.queue[this.head] as string;
+    const sink = this.sink;
+    for (let payload = this.queue[this.head]; sink !== undefined && !this.blocked && payload !== undefined; ) {
       this.queue[this.head] = "";
       this.head++;
       this.queuedBytes -= payload.length;
-      this.deliver(payload);
+      this.deliver(sink, payload);
+      payload = this.queue[this.head];
     }
     if (this.head === this.queue.length && this.head > 0) {
       this.queue.length = 0;
@@ -114,4 +115,8 @@ export class InboundDelivery {
       }
     }
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }

@@ -9,7 +9,6 @@ export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from
 export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
 export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
 export { type CloseCode, CloseCodes } from "./close-codes.js";
-export type { Logger } from "./logger.js";
 export { type BackoffOptions, backoffDelay } from "./reconnect/backoff.js";
 export {
   type ConnectedInfo,

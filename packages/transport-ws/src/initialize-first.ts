@@ -15,8 +15,9 @@ export function checkFirstMessage(payload: string): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return "First message must be an initialize request object";
   }
-  const message = value as { method?: unknown; id?: unknown };
-  if (message.method !== "initialize") return "First message must be initialize";
-  if (message.id === undefined || message.id === null) return "Initialize request must include an id";
+  const method = "method" in value ? value.method : undefined;
+  if (method !== "initialize") return "First message must be initialize";
+  const id = "id" in value ? value.id : undefined;
+  if (id === undefined || id === null) return "Initialize request must include an id";
   return undefined;
 }

@@ -35,7 +35,7 @@ describe("ACP WebSocket server limits", () => {
   });
 
   it("defaults the first-message timeout to 10 s, and 0 disables it", async () => {
-    const { DEFAULT_FIRST_MESSAGE_TIMEOUT_MS } = await import("../src/node/server.js");
+    const { DEFAULT_FIRST_MESSAGE_TIMEOUT_MS } = await import("../src/node/server-options.js");
     expect(DEFAULT_FIRST_MESSAGE_TIMEOUT_MS).toBe(10_000);
     const server = await startServer({ firstMessageTimeoutMs: 0 });
     const socket = rawClient(server.url);

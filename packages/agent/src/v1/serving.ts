@@ -11,8 +11,8 @@ import {
   type Logger,
   negotiateVersion,
   PROTOCOL_VERSION,
-  RequestError,
   type Transport,
+  unsupportedProtocolVersionError,
 } from "@acp-kit/protocol";
 import {
   decodeErrorText,
@@ -32,8 +32,7 @@ export const AGENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_
 /** The version to answer: 1 for a v1 client, else v2's rule; -32022 naming both below 1. */
 export function negotiateServedVersion(requested: number): number {
   if (requested === V1_PROTOCOL_VERSION) return V1_PROTOCOL_VERSION;
-  if (requested < V1_PROTOCOL_VERSION)
-    throw RequestError.unsupportedProtocolVersion(requested, AGENT_PROTOCOL_VERSIONS);
+  if (requested < V1_PROTOCOL_VERSION) throw unsupportedProtocolVersionError(requested, AGENT_PROTOCOL_VERSIONS);
   return negotiateVersion(requested);
 }
 

@@ -9,13 +9,13 @@
 import type {
   AvailableCommand,
   ContentBlock,
+  Logger,
   RequestPermissionRequest,
   SessionConfigOption,
   SessionUpdate,
   ToolCallContent,
   ToolCallUpdate,
 } from "@acp-kit/protocol";
-import type { Logger } from "../logger.js";
 import { ByteBuffer, decodeBase64 } from "./bytes.js";
 import { jsonEqual, type Meta, patchMeta, storedMeta } from "./meta.js";
 import type {

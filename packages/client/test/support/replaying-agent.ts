@@ -10,8 +10,8 @@ import {
   ConnectionError,
   createInMemoryTransportPair,
   type InMemoryTransport,
-  RequestError,
   type SessionUpdate,
+  sessionNotFoundError,
 } from "@acp-kit/protocol";
 
 export class ReplayingAgent {
@@ -42,7 +42,7 @@ export class ReplayingAgent {
     conn.onRequest("session/prompt", () => ({ messageId: `u${++this.#messageIds}` }));
     conn.onNotification("session/cancel", () => {});
     conn.onRequest("session/resume", async (params: { sessionId: string; replayFrom?: { type: string } | null }) => {
-      if (params.sessionId !== this.sessionId) throw RequestError.sessionNotFound(params.sessionId);
+      if (params.sessionId !== this.sessionId) throw sessionNotFoundError(params.sessionId);
       // Replay, then the current state snapshot, then the response; live updates follow.
       const replay = params.replayFrom ? compactHistory(this.history) : [];
       for (const update of replay) void conn.notify("session/update", { sessionId: this.sessionId, update });

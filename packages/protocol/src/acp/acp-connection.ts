@@ -22,6 +22,7 @@ import {
   outgoingValidationUnavailableError,
 } from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
+import { ACP_REQUEST_IDS } from "./request-id.js";
 import { type ResultParser, resultParser } from "./result-parser.js";
 import {
   type AcpSide,
@@ -139,7 +140,7 @@ export class AcpConnection<S extends AcpSide> {
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    const connectionOptions: ConnectionOptions = { logger: this.#logger };
+    const connectionOptions: ConnectionOptions = { logger: this.#logger, requestIds: ACP_REQUEST_IDS };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
     if (options.tap !== undefined) connectionOptions.tap = options.tap;
     if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;

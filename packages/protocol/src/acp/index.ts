@@ -10,7 +10,17 @@ export {
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from "./acp-connection.js";
+export {
+  AcpErrorCodes,
+  authRequiredError,
+  CapabilityNotSupportedError,
+  ErrorCodes,
+  type KnownErrorCode,
+  sessionNotFoundError,
+  unsupportedProtocolVersionError,
+} from "./errors.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
+export { ACP_REQUEST_IDS } from "./request-id.js";
 export {
   type AcpSide,
   type ExtensionMethod,

@@ -5,7 +5,8 @@
  */
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../generated/methods.js";
-import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
+import { ConnectionError, ConnectionErrorKinds } from "../jsonrpc/errors.js";
+import { unsupportedProtocolVersionError } from "./errors.js";
 
 const supported: readonly number[] = SUPPORTED_PROTOCOL_VERSIONS;
 
@@ -18,7 +19,7 @@ export function negotiateProtocolVersion(requested: number): number {
   if (Number.isInteger(requested)) {
     for (const version of supported) if (version <= requested && (best === undefined || version > best)) best = version;
   }
-  if (best === undefined) throw RequestError.unsupportedProtocolVersion(requested, supported);
+  if (best === undefined) throw unsupportedProtocolVersionError(requested, supported);
   return best;
 }
 

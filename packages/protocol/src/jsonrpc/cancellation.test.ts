@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ErrorCodes, RequestAbortedError, RequestError } from "./errors.js";
+import { JsonRpcErrorCodes as ErrorCodes, RequestAbortedError, RequestError } from "./errors.js";
 import { createConnectionPair, createRawPeer } from "./test-support/raw-peer.js";
 
 describe("$/cancel_request: our side aborts", () => {

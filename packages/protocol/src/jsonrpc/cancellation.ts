@@ -3,7 +3,7 @@
  * (like LSP's `$/cancelRequest`): the side that issued a request may send it, with
  * `{ requestId }`, to ask the handler to stop. The handler still answers exactly once.
  */
-import { isJsonRpcId, type JsonRpcId } from "./messages.js";
+import type { JsonRpcId, RequestIdRule } from "./messages.js";
 
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
@@ -12,8 +12,8 @@ export interface CancelRequestParams {
 }
 
 /** The `requestId` of a `$/cancel_request` params value, or undefined when it is malformed. */
-export function readCancelledId(params: unknown): JsonRpcId | undefined {
-  if (typeof params !== "object" || params === null) return undefined;
-  const requestId = (params as { requestId?: unknown }).requestId;
-  return isJsonRpcId(requestId) ? requestId : undefined;
+export function readCancelledId(params: unknown, ids: RequestIdRule): JsonRpcId | undefined {
+  if (typeof params !== "object" || params === null || !("requestId" in params)) return undefined;
+  const { requestId } = params;
+  return ids.accepts(requestId) ? requestId : undefined;
 }

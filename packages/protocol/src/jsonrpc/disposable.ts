@@ -13,7 +13,7 @@ export function disposable(cleanup: () => void): Disposable {
   };
   const result: Disposable & { [key: symbol]: unknown } = { dispose };
   // Explicit resource management (`using`) where the runtime has the symbol.
-  const disposeSymbol = (Symbol as { dispose?: symbol }).dispose;
-  if (disposeSymbol !== undefined) result[disposeSymbol] = dispose;
+  const disposeSymbol: unknown = Reflect.get(Symbol, "dispose");
+  if (typeof disposeSymbol === "symbol") result[disposeSymbol] = dispose;
   return result;
 }

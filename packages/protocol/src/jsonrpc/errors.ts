@@ -2,23 +2,25 @@
  * Two kinds of failure, kept apart on purpose:
  * - `RequestError` is a JSON-RPC error object that travels on the wire (code, message, data).
  * - `ConnectionError` is local: the connection or its transport failed, nothing was answered.
+ * The codes a protocol on top adds (ACP's are in ../acp/errors.ts) are not this file's business.
  */
 
 import { clipText, DEFAULT_MAX_ECHO_LENGTH } from "./limits.js";
+import { LocalError } from "./local-error.js";
 
-/** JSON-RPC 2.0 and ACP error codes. */
-export const ErrorCodes = {
+/**
+ * The JSON-RPC 2.0 error codes, plus -32800 for a request its caller cancelled (the code LSP
+ * uses; the connection answers it when `$/cancel_request` aborted a handler).
+ */
+export const JsonRpcErrorCodes = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
   RequestCancelled: -32800,
-  AuthRequired: -32000,
-  ResourceNotFound: -32002,
-  UnsupportedProtocolVersion: -32022,
 } as const;
-export type KnownErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+export type JsonRpcErrorCode = (typeof JsonRpcErrorCodes)[keyof typeof JsonRpcErrorCodes];
 
 /** The `error` member of a JSON-RPC error response. */
 export interface ErrorObject {
@@ -50,37 +52,24 @@ export class RequestError extends Error {
   }
 
   static parseError(data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.ParseError, "Parse error", data);
+    return new RequestError(JsonRpcErrorCodes.ParseError, "Parse error", data);
   }
   static invalidRequest(message = "Invalid request", data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.InvalidRequest, message, data);
+    return new RequestError(JsonRpcErrorCodes.InvalidRequest, message, data);
   }
   /** The method name is repeated clipped to `maxEcho` characters (a peer controls its length). */
   static methodNotFound(method: string, maxEcho: number = DEFAULT_MAX_ECHO_LENGTH): RequestError {
     const shown = clipText(method, maxEcho);
-    return new RequestError(ErrorCodes.MethodNotFound, `Method not found: ${shown}`, { method: shown });
+    return new RequestError(JsonRpcErrorCodes.MethodNotFound, `Method not found: ${shown}`, { method: shown });
   }
   static invalidParams(message = "Invalid params", data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.InvalidParams, message, data);
+    return new RequestError(JsonRpcErrorCodes.InvalidParams, message, data);
   }
   static internalError(message = "Internal error", data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.InternalError, message, data);
+    return new RequestError(JsonRpcErrorCodes.InternalError, message, data);
   }
   static requestCancelled(data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.RequestCancelled, "Request cancelled", data);
-  }
-  static authRequired(message = "Authentication required", data?: unknown): RequestError {
-    return new RequestError(ErrorCodes.AuthRequired, message, data);
-  }
-  static sessionNotFound(sessionId: string): RequestError {
-    return new RequestError(ErrorCodes.ResourceNotFound, `Session not found: ${sessionId}`, { sessionId });
-  }
-  static unsupportedProtocolVersion(requested: number, supported: readonly number[]): RequestError {
-    return new RequestError(
-      ErrorCodes.UnsupportedProtocolVersion,
-      `Unsupported protocol version ${requested}; supported: ${supported.join(", ")}`,
-      { requested, supported: [...supported] },
-    );
+    return new RequestError(JsonRpcErrorCodes.RequestCancelled, "Request cancelled", data);
   }
 }
 
@@ -98,7 +87,7 @@ export const ConnectionErrorKinds = {
   ConnectFailed: "connect_failed",
   /** A local check refused to send an invalid or unadvertised message. */
   InvalidOutgoing: "invalid_outgoing",
-  /** The peer did not answer in time where an answer is due (e.g. `initialize`). */
+  /** The peer did not answer in time where an answer is due (e.g. the first request of a handshake). */
   Timeout: "timeout",
 } as const;
 export type ConnectionErrorKind = (typeof ConnectionErrorKinds)[keyof typeof ConnectionErrorKinds];
@@ -118,7 +107,7 @@ export interface ConnectionErrorDetails {
 }
 
 /** A local failure of the connection or its transport. Never sent on the wire. */
-export class ConnectionError extends Error {
+export class ConnectionError extends LocalError {
   override readonly name = "ConnectionError";
   readonly kind: ConnectionErrorKind;
   readonly details: ConnectionErrorDetails;
@@ -143,7 +132,7 @@ export class ConnectionError extends Error {
  * at once with this error while `$/cancel_request` tells the peer. Named `AbortError` like the
  * DOM's, so code that checks `error.name === "AbortError"` treats it as any other abort.
  */
-export class RequestAbortedError extends Error {
+export class RequestAbortedError extends LocalError {
   override readonly name = "AbortError";
   /** The signal's `reason`. */
   readonly reason: unknown;

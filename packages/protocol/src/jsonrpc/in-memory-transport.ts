@@ -66,8 +66,9 @@ class Lane {
     const sink = this.sink;
     if (sink === undefined || this.done) return;
     while (this.head < this.queue.length && !this.done) {
-      const payload = this.queue[this.head] as string;
+      const payload = this.queue[this.head];
       this.queue[this.head++] = undefined;
+      if (payload === undefined) continue; // never: every entry from `head` on is a queued payload
       let pause: void | PromiseLike<void>;
       try {
         pause = sink.message(payload);

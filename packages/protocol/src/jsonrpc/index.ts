@@ -22,15 +22,15 @@ export {
   type InMemoryTransport,
   type InMemoryTransportOptions,
 } from "./in-memory-transport.js";
-export { KeyedSerializer } from "./keyed-serializer.js";
 export { clipText, DEFAULT_MAX_BATCH_ENTRIES, DEFAULT_MAX_ECHO_LENGTH } from "./limits.js";
+export { LocalError } from "./local-error.js";
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
 export {
   classifyInbound,
   errorResponse,
   type InboundEntry,
-  isJsonRpcId,
+  JSON_RPC_REQUEST_IDS,
   type JsonRpcErrorResponse,
   type JsonRpcId,
   type JsonRpcMessage,
@@ -39,6 +39,7 @@ export {
   type JsonRpcRequest,
   type JsonRpcResponse,
   type JsonRpcSuccessResponse,
+  type RequestIdRule,
 } from "./messages.js";
 export {
   DEFAULT_WARNING_BURST,

@@ -73,8 +73,11 @@ export class PendingRequests {
     if (request !== undefined) {
       this.#aborted.add(id);
       if (this.#aborted.size > ABORTED_IDS_REMEMBERED) {
-        const oldest = this.#aborted.values().next().value as JsonRpcId;
-        this.#aborted.delete(oldest);
+        // A Set iterates in insertion order: its first id is the oldest.
+        for (const oldest of this.#aborted) {
+          this.#aborted.delete(oldest);
+          break;
+        }
       }
     }
     return request;

@@ -17,6 +17,13 @@ export const DEFAULT_WARNING_BURST = 20;
 export const DEFAULT_WARNING_INTERVAL_MS = 1000;
 
 /** `logger` with its `warn` rate-limited; the other levels pass through unchanged. */
+/** Node's timers have `unref()`; a browser's are plain numbers. */
+function unref(timer: unknown): void {
+  if (typeof timer === "object" && timer !== null && "unref" in timer && typeof timer.unref === "function") {
+    timer.unref();
+  }
+}
+
 export function rateLimitWarnings(logger: Logger, limit: WarningRateLimit = {}): Logger {
   const warn = logger.warn?.bind(logger);
   if (warn === undefined) return logger;
@@ -57,7 +64,7 @@ export function rateLimitWarnings(logger: Logger, limit: WarningRateLimit = {}):
       if (timer === undefined) {
         timer = setTimeout(report, Math.max(0, windowStart + intervalMs - now));
         // Never keep a process alive just to say how much was suppressed.
-        (timer as { unref?: () => void }).unref?.();
+        unref(timer);
       }
     },
   };

@@ -11,6 +11,7 @@
  * responses) is the time the request took; `msg` is the payload parsed, or `raw` holds the
  * text when it was not JSON. Readers ignore fields they do not know.
  */
+import { LocalError } from "../jsonrpc/local-error.js";
 import type { WireEvent, WireTap } from "../jsonrpc/wire-observer.js";
 
 export const TRANSCRIPT_VERSION = 1;
@@ -89,7 +90,7 @@ export class TranscriptWriter {
 }
 
 /** A transcript line that cannot be read, with its 1-based line number. */
-export class TranscriptError extends Error {
+export class TranscriptError extends LocalError {
   override readonly name = "TranscriptError";
   constructor(
     readonly line: number,

@@ -1,8 +1,8 @@
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds, type TransportSink } from "@acp-kit/protocol/jsonrpc";
 import { CloseCodes } from "../close-codes.js";
 import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
 import { InboundDelivery } from "../inbound-delivery.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_BUFFERED_BYTES,

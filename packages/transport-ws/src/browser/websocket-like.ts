@@ -24,6 +24,11 @@ export type StandardWebSocketConstructor = new (url: string, protocols?: string 
 
 /** The runtime's global `WebSocket`, if it has one. */
 export function globalWebSocket(): StandardWebSocketConstructor | undefined {
-  const candidate = (globalThis as { WebSocket?: unknown }).WebSocket;
-  return typeof candidate === "function" ? (candidate as StandardWebSocketConstructor) : undefined;
+  // Read untyped (the DOM library is not loaded); any function found there is taken as standard.
+  const candidate: unknown = Reflect.get(globalThis, "WebSocket");
+  return isConstructor(candidate) ? candidate : undefined;
+}
+
+function isConstructor(value: unknown): value is StandardWebSocketConstructor {
+  return typeof value === "function";
 }

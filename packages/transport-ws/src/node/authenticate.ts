@@ -82,3 +82,20 @@ function readQuery(request: IncomingMessage, name: string | undefined): string |
   const value = new URL(request.url ?? "/", "http://localhost").searchParams.get(name);
   return value ?? undefined;
 }
+
+/** `authenticate(request)`, or `"timeout"` when it has not settled within `timeoutMs`. */
+export async function authenticateWithin(
+  authenticate: Authenticate,
+  request: IncomingMessage,
+  timeoutMs: number,
+): Promise<AuthenticateResult | "timeout"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    return await Promise.race([authenticate(request), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

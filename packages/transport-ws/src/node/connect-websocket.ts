@@ -1,14 +1,16 @@
 import type { IncomingMessage } from "node:http";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import type { WebSocket } from "ws";
 import { describeCloseCode } from "../close-error.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_MAX_PAYLOAD,
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from "../websocket-transport.js";
 import type { AcpCookieJar } from "./cookie-jar.js";
-import { type KeepaliveOptions, NodeWebSocketTransport } from "./ws-transport.js";
+import type { KeepaliveOptions } from "./keepalive.js";
+import { NodeWebSocketTransport } from "./ws-transport.js";
 
 export interface NodeConnectWebSocketOptions extends WebSocketTransportOptions {
   /** Extra request headers for the upgrade, e.g. `Authorization`. */
@@ -61,123 +63,172 @@ export async function connectWebSocket(
 ): Promise<WebSocketTransport> {
   const target = url.toString();
   const jar = options.cookies === false ? undefined : options.cookies;
-  const headers: Record<string, string> = { ...options.headers };
-  if (jar) {
-    const cookie = await jar.cookieHeader(target);
-    if (cookie) {
-      const existing = Object.keys(headers).find((name) => name.toLowerCase() === "cookie");
-      if (existing) headers[existing] = `${headers[existing]}; ${cookie}`;
-      else headers.Cookie = cookie;
-    }
-  }
-  if (options.signal?.aborted) throw abortError(options.signal);
+  const headers = await upgradeHeaders(target, options.headers, jar);
+  if (options.signal?.aborted) throw abortError(options.signal.reason);
   const { WebSocket } = await import("ws");
-  if (options.signal?.aborted) throw abortError(options.signal);
-
+  if (options.signal?.aborted) throw abortError(options.signal.reason);
+  const socket = new WebSocket(target, options.protocols, {
+    headers,
+    maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
+    perMessageDeflate: options.perMessageDeflate ?? false,
+    // Invalid UTF-8 is replaced and reported by the transport, as over stdio (docs/limits.md).
+    skipUTF8Validation: true,
+    handshakeTimeout: options.handshakeTimeoutMs ?? 30_000,
+    ...(options.origin ? { origin: options.origin } : {}),
+  });
   return new Promise<WebSocketTransport>((resolve, reject) => {
-    let settled = false;
-    let connectionId: string | undefined;
-    let rawSocket: { cork(): void; uncork(): void } | undefined;
-    let cookiesStored: Promise<void> = Promise.resolve();
-    const socket = new WebSocket(target, options.protocols, {
-      headers,
-      maxPayload: options.maxPayload ?? DEFAULT_MAX_PAYLOAD,
-      perMessageDeflate: options.perMessageDeflate ?? false,
-      // Invalid UTF-8 is replaced and reported by the transport, as over stdio (docs/limits.md).
-      skipUTF8Validation: true,
-      handshakeTimeout: options.handshakeTimeoutMs ?? 30_000,
-      ...(options.origin ? { origin: options.origin } : {}),
-    });
-
-    const fail = (error: ConnectionError) => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      // Make sure the attempt is torn down; late events must not crash anything.
-      socket.on("error", () => {});
-      if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
-      reject(error);
-    };
-    const onAbort = () => fail(abortError(options.signal as AbortSignal));
-    const cleanup = () => {
-      options.signal?.removeEventListener("abort", onAbort);
-      socket.off("upgrade", onUpgrade);
-      socket.off("unexpected-response", onUnexpectedResponse);
-      socket.off("open", onOpen);
-      socket.off("error", onError);
-      socket.off("close", onClose);
-    };
-
-    const onUpgrade = (response: IncomingMessage) => {
-      const header = response.headers["acp-connection-id"];
-      connectionId = Array.isArray(header) ? header[0] : header;
-      rawSocket = response.socket;
-      if (jar) cookiesStored = jar.store(target, response.headers["set-cookie"]);
-    };
-    const onUnexpectedResponse = (_request: unknown, response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      if (jar) void jar.store(target, response.headers["set-cookie"]).catch(() => {});
-      readBodyPrefix(response, 1024).then((body) => {
-        fail(
-          new ConnectionError(
-            ConnectionErrorKinds.ConnectFailed,
-            `WebSocket upgrade to ${target} refused with HTTP ${status}${body ? `: ${body}` : ""}`,
-            { details: { httpStatus: status } },
-          ),
-        );
-      });
-    };
-    const onOpen = () => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      // Created at once so nothing the server sends right after the upgrade is missed.
-      const transport = new NodeWebSocketTransport(socket, {
-        connectionId,
-        rawSocket,
-        logger: options.logger,
-        keepalive: options.keepalive,
-        highWaterMark: options.highWaterMark,
-        maxBufferedBytes: options.maxBufferedBytes,
-        closeTimeoutMs: options.closeTimeoutMs,
-      });
-      cookiesStored
-        .catch((error: unknown) => options.logger?.warn?.("Could not store cookies from the upgrade response", error))
-        .then(() => resolve(transport));
-    };
-    const onError = (error: Error) => {
-      fail(
-        new ConnectionError(
-          ConnectionErrorKinds.ConnectFailed,
-          `WebSocket connection to ${target} failed: ${error.message}`,
-          { cause: error },
-        ),
-      );
-    };
-    const onClose = (code: number, reason: Buffer) => {
-      fail(
-        new ConnectionError(
-          ConnectionErrorKinds.ConnectFailed,
-          `WebSocket to ${target} closed during the handshake with ${describeCloseCode(code)}`,
-          {
-            details: { closeCode: code, closeReason: reason.toString() },
-          },
-        ),
-      );
-    };
-
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    socket.on("upgrade", onUpgrade);
-    socket.on("unexpected-response", onUnexpectedResponse);
-    socket.on("open", onOpen);
-    socket.on("error", onError);
-    socket.on("close", onClose);
+    new Handshake(socket, target, jar, options, { resolve, reject }).listen();
   });
 }
 
-function abortError(signal: AbortSignal): ConnectionError {
+/** The caller's headers, with the jar's cookies for `target` added to any `Cookie` header given. */
+async function upgradeHeaders(
+  target: string,
+  given: Record<string, string> | undefined,
+  jar: AcpCookieJar | undefined,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { ...given };
+  const cookie = jar ? await jar.cookieHeader(target) : undefined;
+  if (cookie) {
+    const existing = Object.keys(headers).find((name) => name.toLowerCase() === "cookie");
+    if (existing) headers[existing] = `${headers[existing]}; ${cookie}`;
+    else headers.Cookie = cookie;
+  }
+  return headers;
+}
+
+interface Settle {
+  resolve(transport: WebSocketTransport): void;
+  reject(error: ConnectionError): void;
+}
+
+/**
+ * One opening handshake: listens to the socket until it opened (resolve with its transport)
+ * or failed (reject with `connect_failed`), whichever comes first, then lets go of every event.
+ */
+class Handshake {
+  readonly #socket: WebSocket;
+  readonly #target: string;
+  readonly #jar: AcpCookieJar | undefined;
+  readonly #options: NodeConnectWebSocketOptions;
+  readonly #settle: Settle;
+  #settled = false;
+  #connectionId: string | undefined;
+  #rawSocket: { cork(): void; uncork(): void } | undefined;
+  #cookiesStored: Promise<void> = Promise.resolve();
+
+  constructor(
+    socket: WebSocket,
+    target: string,
+    jar: AcpCookieJar | undefined,
+    options: NodeConnectWebSocketOptions,
+    settle: Settle,
+  ) {
+    this.#socket = socket;
+    this.#target = target;
+    this.#jar = jar;
+    this.#options = options;
+    this.#settle = settle;
+  }
+
+  listen(): void {
+    const socket = this.#socket;
+    this.#options.signal?.addEventListener("abort", this.#onAbort, { once: true });
+    socket.on("upgrade", this.#onUpgrade);
+    socket.on("unexpected-response", this.#onUnexpectedResponse);
+    socket.on("open", this.#onOpen);
+    socket.on("error", this.#onError);
+    socket.on("close", this.#onClose);
+  }
+
+  #cleanup(): void {
+    const socket = this.#socket;
+    this.#options.signal?.removeEventListener("abort", this.#onAbort);
+    socket.off("upgrade", this.#onUpgrade);
+    socket.off("unexpected-response", this.#onUnexpectedResponse);
+    socket.off("open", this.#onOpen);
+    socket.off("error", this.#onError);
+    socket.off("close", this.#onClose);
+  }
+
+  #fail(error: ConnectionError): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cleanup();
+    // Make sure the attempt is torn down; late events must not crash anything.
+    const socket = this.#socket;
+    socket.on("error", () => {});
+    if (socket.readyState !== socket.CLOSED) socket.terminate();
+    this.#settle.reject(error);
+  }
+
+  readonly #onAbort = (): void => this.#fail(abortError(this.#options.signal?.reason));
+
+  readonly #onUpgrade = (response: IncomingMessage): void => {
+    const header = response.headers["acp-connection-id"];
+    this.#connectionId = Array.isArray(header) ? header[0] : header;
+    this.#rawSocket = response.socket;
+    if (this.#jar) this.#cookiesStored = this.#jar.store(this.#target, response.headers["set-cookie"]);
+  };
+
+  readonly #onUnexpectedResponse = (_request: unknown, response: IncomingMessage): void => {
+    const status = response.statusCode ?? 0;
+    if (this.#jar) void this.#jar.store(this.#target, response.headers["set-cookie"]).catch(() => {});
+    readBodyPrefix(response, 1024).then((body) => {
+      this.#fail(
+        new ConnectionError(
+          ConnectionErrorKinds.ConnectFailed,
+          `WebSocket upgrade to ${this.#target} refused with HTTP ${status}${body ? `: ${body}` : ""}`,
+          { details: { httpStatus: status } },
+        ),
+      );
+    });
+  };
+
+  readonly #onOpen = (): void => {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#cleanup();
+    const options = this.#options;
+    // Created at once so nothing the server sends right after the upgrade is missed.
+    const transport = new NodeWebSocketTransport(this.#socket, {
+      connectionId: this.#connectionId,
+      rawSocket: this.#rawSocket,
+      logger: options.logger,
+      keepalive: options.keepalive,
+      highWaterMark: options.highWaterMark,
+      maxBufferedBytes: options.maxBufferedBytes,
+      closeTimeoutMs: options.closeTimeoutMs,
+    });
+    this.#cookiesStored
+      .catch((error: unknown) => options.logger?.warn?.("Could not store cookies from the upgrade response", error))
+      .then(() => this.#settle.resolve(transport));
+  };
+
+  readonly #onError = (error: Error): void => {
+    this.#fail(
+      new ConnectionError(
+        ConnectionErrorKinds.ConnectFailed,
+        `WebSocket connection to ${this.#target} failed: ${error.message}`,
+        { cause: error },
+      ),
+    );
+  };
+
+  readonly #onClose = (code: number, reason: Buffer): void => {
+    this.#fail(
+      new ConnectionError(
+        ConnectionErrorKinds.ConnectFailed,
+        `WebSocket to ${this.#target} closed during the handshake with ${describeCloseCode(code)}`,
+        { details: { closeCode: code, closeReason: reason.toString() } },
+      ),
+    );
+  };
+}
+
+function abortError(reason: unknown): ConnectionError {
   return new ConnectionError(ConnectionErrorKinds.ConnectFailed, "WebSocket connection attempt aborted", {
-    cause: signal.reason,
+    cause: reason,
   });
 }
 

@@ -17,7 +17,6 @@ export {
   DEFAULT_MAX_PAYLOAD,
   type DisconnectedInfo,
   isRetryableConnectError,
-  type Logger,
   type ReconnectingConnection,
   type ReconnectingConnectionOptions,
   type ReconnectingState,
@@ -34,20 +33,15 @@ export {
 } from "./authenticate.js";
 export { connectWebSocket, type NodeConnectWebSocketOptions } from "./connect-websocket.js";
 export { AcpCookieJar } from "./cookie-jar.js";
+export { DEFAULT_KEEPALIVE_INTERVAL_MS, DEFAULT_KEEPALIVE_TIMEOUT_MS, type KeepaliveOptions } from "./keepalive.js";
 export type { OriginPolicy } from "./origin.js";
+export { createAcpWebSocketServer } from "./server.js";
 export {
   ACP_CONNECTION_ID_HEADER,
   type AcpConnectionInfo,
   type AcpWebSocketServer,
   type AcpWebSocketServerOptions,
-  createAcpWebSocketServer,
   DEFAULT_MAX_CONNECTIONS,
-} from "./server.js";
+} from "./server-options.js";
 export type { WsSocket } from "./ws-socket.js";
-export {
-  DEFAULT_KEEPALIVE_INTERVAL_MS,
-  DEFAULT_KEEPALIVE_TIMEOUT_MS,
-  type KeepaliveOptions,
-  NodeWebSocketTransport,
-  type NodeWebSocketTransportOptions,
-} from "./ws-transport.js";
+export { NodeWebSocketTransport, type NodeWebSocketTransportOptions } from "./ws-transport.js";

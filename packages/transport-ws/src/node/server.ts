@@ -3,112 +3,25 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
 import type { WebSocket, WebSocketServer } from "ws";
 import { CloseCodes } from "../close-codes.js";
-import type { Logger } from "../logger.js";
+import { DEFAULT_MAX_PAYLOAD } from "../websocket-transport.js";
+import { type Authenticate, type AuthRefused, authenticateWithin } from "./authenticate.js";
+import { enforceMemoryBudget } from "./memory-budget.js";
+import { createOriginCheck } from "./origin.js";
 import {
-  DEFAULT_MAX_PAYLOAD,
-  type WebSocketTransport,
-  type WebSocketTransportOptions,
-} from "../websocket-transport.js";
-import type { Authenticate, AuthRefused } from "./authenticate.js";
-import { createOriginCheck, type OriginPolicy } from "./origin.js";
+  ACP_CONNECTION_ID_HEADER,
+  type AcpConnectionInfo,
+  type AcpWebSocketServer,
+  type AcpWebSocketServerOptions,
+  DEFAULT_FIRST_MESSAGE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_TOTAL_BUFFERED_BYTES,
+} from "./server-options.js";
 import { refuseUpgrade } from "./upgrade-refusal.js";
-import { type KeepaliveOptions, NodeWebSocketTransport } from "./ws-transport.js";
-
-/** The header carrying the server-chosen id of an ACP connection. */
-export const ACP_CONNECTION_ID_HEADER = "Acp-Connection-Id";
-
-/** What the server knows about an accepted connection. */
-export interface AcpConnectionInfo {
-  /** Fresh for each connection; also sent as the `Acp-Connection-Id` upgrade response header. */
-  connectionId: string;
-  /** The HTTP upgrade request (headers, URL, socket). */
-  request: IncomingMessage;
-  remoteAddress: string | undefined;
-  origin: string | undefined;
-  /** What `authenticate` returned as `principal`, if anything. */
-  principal: unknown;
-}
-
-export interface AcpWebSocketServerOptions extends WebSocketTransportOptions {
-  /** Serve each accepted connection, e.g. `(transport) => agent.serve(transport)`. */
-  onConnection(transport: WebSocketTransport, info: AcpConnectionInfo): void | Promise<void>;
-  /** Interface to bind when the server creates its own HTTP server. Default `127.0.0.1`. */
-  host?: string;
-  /** Port to listen on when the server creates its own HTTP server. Default 0 (ephemeral). */
-  port?: number;
-  /**
-   * An existing HTTP(S) server to attach to instead (it is not started or closed by us).
-   * Upgrades on other paths are left to its other `upgrade` listeners (404 if there are none).
-   */
-  server?: HttpServer | HttpsServer;
-  /** Endpoint path. Default `/acp`. */
-  path?: string;
-  /**
-   * Browser origins allowed to connect. A request carrying any other `Origin` is refused with
-   * 403; a request without `Origin` (a non-browser client) is allowed. Default: none.
-   */
-  allowedOrigins?: OriginPolicy;
-  /** Runs before the upgrade; a refusal answers 401/403/... and no WebSocket is created. */
-  authenticate?: Authenticate;
-  /** An `authenticate` call that has not settled after this long refuses the upgrade with 503. Default 10 s. */
-  authenticateTimeoutMs?: number;
-  /** Largest accepted frame in bytes; larger closes the connection with 1009. Default 32 MiB. */
-  maxPayload?: number;
-  /** Concurrent connections (including upgrades in progress); past it, 503. Default 1024. */
-  maxConnections?: number;
-  /** Ping/pong liveness; `false` disables it. Default: ping every 30 s, 10 s to answer. */
-  keepalive?: KeepaliveOptions | false;
-  /** Close with 1002 unless the first message is an `initialize` request with an id. Default true. */
-  requireInitializeFirst?: boolean;
-  /**
-   * A connection that sends no message this long after its upgrade is closed with 1008, so idle
-   * sockets cannot hold the `maxConnections` slots. Default 10 s; `0` disables it.
-   */
-  firstMessageTimeoutMs?: number;
-  /** Close a connection with 1000 after this long without a message either way. Default: never. */
-  idleTimeoutMs?: number;
-  /**
-   * Bytes all connections together may hold in their buffers (unsent output, undelivered
-   * input). Past it, the connection holding the most is dropped with 1008, then the next, until
-   * the total is under budget again. Default 256 MiB.
-   */
-  maxTotalBufferedBytes?: number;
-  /** Extra headers for the 101 response, e.g. a `Set-Cookie` for sticky routing. */
-  upgradeHeaders?: (request: IncomingMessage, connectionId: string) => Record<string, string | readonly string[]>;
-  /** Chooses a subprotocol among those the client offered (see `ws`'s `handleProtocols`). */
-  handleProtocols?: (protocols: Set<string>, request: IncomingMessage) => string | false;
-  /** Enable permessage-deflate compression. Default false (ACP messages are small and frequent). */
-  perMessageDeflate?: boolean;
-  /** How long a closing handshake may take before the socket is dropped. Default 5 s. */
-  closeTimeoutMs?: number;
-  logger?: Logger;
-}
-
-export interface AcpWebSocketServer {
-  /** The HTTP server carrying the endpoint (ours or the one given). */
-  readonly httpServer: HttpServer | HttpsServer;
-  readonly path: string;
-  /** The bound address; throws if the HTTP server is not listening. */
-  address(): AddressInfo;
-  /** The bound port. */
-  readonly port: number;
-  /** `ws://host:port/path` of the endpoint. */
-  readonly url: string;
-  /** Open connections (accepted and not yet closed). */
-  readonly connections: number;
-  /**
-   * Graceful shutdown: refuse new upgrades, close every connection with 1001 and wait for it;
-   * connections still open after `timeoutMs` (default 5 s) are dropped. Stops our own HTTP server.
-   */
-  close(options?: { timeoutMs?: number }): Promise<void>;
-}
-
-export const DEFAULT_MAX_CONNECTIONS = 1024;
-export const DEFAULT_FIRST_MESSAGE_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_TOTAL_BUFFERED_BYTES = 256 * 1024 * 1024;
+import { NodeWebSocketTransport } from "./ws-transport.js";
 
 /**
  * Starts an ACP WebSocket endpoint (`/acp`, one ACP connection per WebSocket) and resolves
@@ -324,7 +237,11 @@ class Endpoint implements AcpWebSocketServer {
         this.pendingUpgrades.add(socket);
         let result: Awaited<ReturnType<Authenticate>> | "timeout";
         try {
-          result = await this.runAuthenticate(this.options.authenticate, request);
+          result = await authenticateWithin(
+            this.options.authenticate,
+            request,
+            this.options.authenticateTimeoutMs ?? 10_000,
+          );
         } finally {
           this.pendingUpgrades.delete(socket);
         }
@@ -364,21 +281,6 @@ class Endpoint implements AcpWebSocketServer {
     } catch (error) {
       releaseSlot();
       throw error;
-    }
-  }
-
-  private async runAuthenticate(
-    authenticate: Authenticate,
-    request: IncomingMessage,
-  ): Promise<Awaited<ReturnType<Authenticate>> | "timeout"> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), this.options.authenticateTimeoutMs ?? 10_000);
-    });
-    try {
-      return await Promise.race([authenticate(request), timeout]);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -424,36 +326,9 @@ class Endpoint implements AcpWebSocketServer {
     };
   }
 
-  /**
-   * The global memory budget, checked whenever a connection's buffers pass its high-water mark:
-   * while the total is over budget, the connection holding the most is dropped with 1008.
-   */
+  /** Checked whenever a connection's buffers pass its high-water mark. */
   private readonly enforceBudget = (): void => {
-    let total = 0;
-    // Connections already being dropped free their buffers as their socket is destroyed.
-    for (const transport of this.live) if (!transport.isEnding) total += transport.memoryUsage;
-    while (total > this.maxTotalBufferedBytes) {
-      let largest: NodeWebSocketTransport | undefined;
-      for (const transport of this.live) {
-        if (!transport.isEnding && (largest === undefined || transport.memoryUsage > largest.memoryUsage))
-          largest = transport;
-      }
-      if (largest === undefined) return;
-      const usage = largest.memoryUsage;
-      this.logger?.warn?.("ACP WebSocket server over its memory budget: dropping the largest connection", {
-        connectionId: largest.connectionId,
-        bufferedBytes: usage,
-        totalBufferedBytes: total,
-        maxTotalBufferedBytes: this.maxTotalBufferedBytes,
-      });
-      largest.dropForViolation(
-        ConnectionErrorKinds.WriteFailed,
-        CloseCodes.PolicyViolation,
-        "Server memory budget exceeded: this connection held the most unread data",
-        { bufferedBytes: usage, maxTotalBufferedBytes: this.maxTotalBufferedBytes },
-      );
-      total -= usage;
-    }
+    enforceMemoryBudget(this.live, this.maxTotalBufferedBytes, this.logger);
   };
 
   private failConnection(transport: NodeWebSocketTransport, error: unknown): void {

@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
   ConnectionError,
   ConnectionErrorKinds,
@@ -10,22 +11,16 @@ import { CloseCodes } from "../close-codes.js";
 import { errorForLocalClose, errorForPeerClose, sendOnClosedError } from "../close-error.js";
 import { InboundDelivery } from "../inbound-delivery.js";
 import { checkFirstMessage } from "../initialize-first.js";
-import type { Logger } from "../logger.js";
 import {
   DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_BUFFERED_BYTES,
   type WebSocketTransport,
   type WebSocketTransportOptions,
 } from "../websocket-transport.js";
+import { ActivityTimers } from "./activity-timers.js";
+import { Cork } from "./cork.js";
+import { Keepalive, type KeepaliveOptions } from "./keepalive.js";
 import type { WsSocket } from "./ws-socket.js";
-
-/** Ping/pong liveness check: a peer that does not answer a ping in time is considered dead. */
-export interface KeepaliveOptions {
-  /** How often to ping. Default 30 s. */
-  intervalMs?: number;
-  /** How long to wait for the pong before closing the connection. Default 10 s. */
-  timeoutMs?: number;
-}
 
 export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions {
   logger?: Logger;
@@ -49,11 +44,7 @@ export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions
   onBacklog?: (transport: NodeWebSocketTransport) => void;
 }
 
-export const DEFAULT_KEEPALIVE_INTERVAL_MS = 30_000;
-export const DEFAULT_KEEPALIVE_TIMEOUT_MS = 10_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
-/** Corked frames are flushed once they reach this size, even within one event-loop turn. */
-const CORK_FLUSH_BYTES = 64 * 1024;
 
 const OPEN = 1;
 
@@ -75,16 +66,10 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
-  private pingTimer: ReturnType<typeof setInterval> | undefined;
-  private pongTimer: ReturnType<typeof setTimeout> | undefined;
   private paused = false;
-  private readonly rawSocket: { cork(): void; uncork(): void } | undefined;
-  private corked = false;
-  private uncorkScheduled = false;
-  private firstMessageTimer: ReturnType<typeof setTimeout> | undefined;
-  private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly idleTimeoutMs: number | undefined;
-  private lastActivity = Date.now();
+  private readonly cork: Cork;
+  private keepalive: Keepalive | undefined;
+  private timers: ActivityTimers | undefined;
   private readonly onBacklog: ((transport: NodeWebSocketTransport) => void) | undefined;
 
   constructor(
@@ -95,12 +80,11 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     // Warnings a peer can provoke (invalid UTF-8, ...) are rate-limited.
     this.logger = options.logger === undefined ? undefined : rateLimitWarnings(options.logger);
     this.onBacklog = options.onBacklog;
-    this.idleTimeoutMs = options.idleTimeoutMs;
     this.highWaterMark = options.highWaterMark ?? DEFAULT_HIGH_WATER_MARK;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     this.checkFirst = options.requireInitializeFirst ?? false;
-    this.rawSocket = options.rawSocket;
+    this.cork = new Cork(options.rawSocket);
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -128,52 +112,43 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       queueMicrotask(() => this.onClose(CloseCodes.Abnormal, Buffer.alloc(0)));
     } else {
       if (options.keepalive !== false) this.startKeepalive(options.keepalive ?? {});
-      if (options.firstMessageTimeoutMs !== undefined) this.armFirstMessageTimer(options.firstMessageTimeoutMs);
-      if (this.idleTimeoutMs !== undefined) this.armIdleTimer(this.idleTimeoutMs);
+      if (options.firstMessageTimeoutMs !== undefined || options.idleTimeoutMs !== undefined) this.startTimers(options);
     }
+  }
+
+  private startKeepalive(options: KeepaliveOptions): void {
+    const host = {
+      isEnding: () => this.ending !== undefined,
+      isPaused: () => this.paused,
+      dead: (error: ConnectionError) => this.terminate(error),
+    };
+    this.keepalive = new Keepalive(this.socket, host, options);
+  }
+
+  private startTimers(options: NodeWebSocketTransportOptions): void {
+    const host = {
+      isEnding: () => this.isEnding,
+      firstMessageMissed: (timeoutMs: number) => {
+        this.closeForViolation(
+          ConnectionErrorKinds.ProtocolViolation,
+          CloseCodes.PolicyViolation,
+          `No message within ${timeoutMs} ms of the upgrade`,
+          { reason: "first_message_timeout" },
+        );
+      },
+      idle: (timeoutMs: number) => {
+        this.logger?.info?.(`Closing idle WebSocket connection (${timeoutMs} ms without a message)`, {
+          connectionId: this.connectionId,
+        });
+        void this.close(CloseCodes.Normal, "Idle timeout");
+      },
+    };
+    this.timers = new ActivityTimers(host, options);
   }
 
   /** Bytes this connection holds: unsent output plus input received and not yet delivered. */
   get memoryUsage(): number {
     return this.socket.bufferedAmount + this.delivery.pendingSize * 2;
-  }
-
-  private armFirstMessageTimer(timeoutMs: number): void {
-    this.firstMessageTimer = setTimeout(() => {
-      this.firstMessageTimer = undefined;
-      this.closeForViolation(
-        ConnectionErrorKinds.ProtocolViolation,
-        CloseCodes.PolicyViolation,
-        `No message within ${timeoutMs} ms of the upgrade`,
-        { reason: "first_message_timeout" },
-      );
-    }, timeoutMs);
-    this.firstMessageTimer.unref?.();
-  }
-
-  private armIdleTimer(timeoutMs: number): void {
-    const due = this.lastActivity + timeoutMs - Date.now();
-    this.idleTimer = setTimeout(
-      () => {
-        this.idleTimer = undefined;
-        if (this.ending || this.socketClosed) return;
-        if (Date.now() - this.lastActivity >= timeoutMs) {
-          this.logger?.info?.(`Closing idle WebSocket connection (${timeoutMs} ms without a message)`, {
-            connectionId: this.connectionId,
-          });
-          void this.close(CloseCodes.Normal, "Idle timeout");
-        } else this.armIdleTimer(timeoutMs);
-      },
-      Math.max(0, due),
-    );
-    this.idleTimer.unref?.();
-  }
-
-  private stopTimers(): void {
-    if (this.firstMessageTimer) clearTimeout(this.firstMessageTimer);
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.firstMessageTimer = undefined;
-    this.idleTimer = undefined;
   }
 
   get protocol(): string {
@@ -200,7 +175,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 
   send(payload: string): void | Promise<void> {
     if (this.ending || this.socketClosed || this.socket.readyState !== OPEN) throw sendOnClosedError();
-    if (this.idleTimeoutMs !== undefined) this.lastActivity = Date.now();
+    this.timers?.sent();
     const buffered = this.socket.bufferedAmount;
     if (buffered > this.maxBufferedBytes) {
       // A closing frame would queue behind the backlog the peer is not reading: drop at once.
@@ -217,21 +192,13 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       this.terminate(error);
       throw error;
     }
-    if (this.rawSocket && !this.corked) {
-      this.corked = true;
-      this.rawSocket.cork();
-      if (!this.uncorkScheduled) {
-        this.uncorkScheduled = true;
-        setImmediate(this.uncork);
-      }
-    }
+    this.cork.hold();
     if (buffered + payload.length < this.highWaterMark) {
       this.socket.send(payload);
-      // Bound what a cork holds: many connections each corking a megabyte adds up.
-      if (this.corked && buffered + payload.length >= CORK_FLUSH_BYTES) this.flushCork();
+      this.cork.sent(buffered + payload.length);
       return;
     }
-    this.flushCork();
+    this.cork.flush();
     this.onBacklog?.(this);
     // Over the high-water mark: the caller waits until this frame has been handed to the OS,
     // which means everything queued before it has drained.
@@ -244,17 +211,6 @@ export class NodeWebSocketTransport implements WebSocketTransport {
         }
       });
     });
-  }
-
-  private readonly uncork = (): void => {
-    this.uncorkScheduled = false;
-    this.flushCork();
-  };
-
-  private flushCork(): void {
-    if (!this.corked) return;
-    this.corked = false;
-    this.rawSocket?.uncork();
   }
 
   close(code: number = CloseCodes.Normal, reason = ""): Promise<void> {
@@ -311,8 +267,8 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   }
 
   private closeSocket(code: number, reason: string): void {
-    this.stopKeepalive();
-    this.stopTimers();
+    this.keepalive?.stop();
+    this.timers?.stop();
     // Read on, or the peer's closing frame would never be seen; later messages are dropped.
     if (this.paused) {
       this.paused = false;
@@ -336,12 +292,8 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 
   private readonly onMessage = (data: RawData, isBinary: boolean): void => {
     if (this.ending) return;
-    this.markAlive();
-    if (this.firstMessageTimer) {
-      clearTimeout(this.firstMessageTimer);
-      this.firstMessageTimer = undefined;
-    }
-    if (this.idleTimeoutMs !== undefined) this.lastActivity = Date.now();
+    this.keepalive?.markAlive();
+    this.timers?.received();
     if (isBinary) {
       this.closeForViolation(
         ConnectionErrorKinds.ProtocolViolation,
@@ -400,8 +352,8 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly onClose = (code: number, reason: Buffer): void => {
     if (this.socketClosed) return;
     this.socketClosed = true;
-    this.stopKeepalive();
-    this.stopTimers();
+    this.keepalive?.stop();
+    this.timers?.stop();
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.socket.off("message", this.onMessage);
     this.socket.off("error", this.onError);
@@ -411,50 +363,6 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     this.delivery.end(error);
     this.resolveClosed();
   };
-
-  private startKeepalive(options: KeepaliveOptions): void {
-    const intervalMs = options.intervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_KEEPALIVE_TIMEOUT_MS;
-    this.socket.on("pong", this.markAlive);
-    this.pingTimer = setInterval(() => {
-      if (this.pongTimer || this.ending) return;
-      this.socket.ping();
-      this.armPongTimer(timeoutMs);
-    }, intervalMs);
-    this.pingTimer.unref?.();
-  }
-
-  private armPongTimer(timeoutMs: number): void {
-    this.pongTimer = setTimeout(() => {
-      this.pongTimer = undefined;
-      if (this.paused) {
-        // We stopped reading (the sink is busy), so a pong may be sitting unread: wait on.
-        this.armPongTimer(timeoutMs);
-        return;
-      }
-      this.terminate(
-        ConnectionError.closed(`WebSocket peer did not answer a ping within ${timeoutMs} ms`, {
-          closeCode: CloseCodes.Abnormal,
-          reason: "keepalive_timeout",
-        }),
-      );
-    }, timeoutMs);
-    this.pongTimer.unref?.();
-  }
-
-  private readonly markAlive = (): void => {
-    if (this.pongTimer) {
-      clearTimeout(this.pongTimer);
-      this.pongTimer = undefined;
-    }
-  };
-
-  private stopKeepalive(): void {
-    if (this.pingTimer) clearInterval(this.pingTimer);
-    if (this.pongTimer) clearTimeout(this.pongTimer);
-    this.pingTimer = undefined;
-    this.pongTimer = undefined;
-  }
 }
 
 function noop(): void {}

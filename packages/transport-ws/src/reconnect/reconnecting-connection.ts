@@ -1,5 +1,5 @@
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, ConnectionErrorKinds, type Transport } from "@acp-kit/protocol/jsonrpc";
-import type { Logger } from "../logger.js";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import { ObservedTransport } from "./observed-transport.js";
 
@@ -61,7 +61,7 @@ export interface ReconnectingConnection<T> {
 /** The default retry policy (see `ReconnectingConnectionOptions.shouldRetry`). */
 export function isRetryableConnectError(error: unknown): boolean {
   if (!(error instanceof ConnectionError)) return false;
-  const status = (error as ConnectionError).details.httpStatus;
+  const status = error.details.httpStatus;
   if (typeof status === "number" && status >= 400 && status < 500) return status === 408 || status === 429;
   return true;
 }
@@ -82,7 +82,8 @@ export function createReconnectingConnection<T>(options: ReconnectingConnectionO
 
 class Reconnector<T> implements ReconnectingConnection<T> {
   state: ReconnectingState = "connecting";
-  current: T | undefined;
+  /** What `onConnected` returned, boxed (it may itself be `undefined`); set exactly while connected. */
+  #connected: { value: T } | undefined;
   readonly closed: Promise<Error | undefined>;
   private resolveClosed!: (error: Error | undefined) => void;
   private readonly abort = new AbortController();
@@ -103,8 +104,13 @@ class Reconnector<T> implements ReconnectingConnection<T> {
     void this.run();
   }
 
+  get current(): T | undefined {
+    return this.#connected?.value;
+  }
+
   ready(): Promise<T> {
-    if (this.state === "connected") return Promise.resolve(this.current as T);
+    const connected = this.#connected;
+    if (connected !== undefined) return Promise.resolve(connected.value);
     if (this.state === "closed")
       return Promise.reject(this.finalError ?? ConnectionError.closed("The reconnecting connection is closed"));
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
@@ -129,8 +135,8 @@ class Reconnector<T> implements ReconnectingConnection<T> {
       const outageStart = Date.now();
       let attempt = 0;
       let lastError: unknown;
-      let established = false;
-      while (!established) {
+      let live: ObservedTransport | undefined;
+      while (live === undefined) {
         if (this.stopped) return;
         attempt++;
         if (hasConnected || attempt > 1) {
@@ -163,9 +169,9 @@ class Reconnector<T> implements ReconnectingConnection<T> {
             throw new Error("onConnected must start the transport (e.g. create a Connection on it and listen)");
           if (observed.dropped) throw observed.dropped;
           if (this.stopped) return;
-          this.current = value;
+          this.#connected = { value };
           this.state = "connected";
-          established = true;
+          live = observed;
           hasConnected = true;
           for (const waiter of this.waiters.splice(0)) waiter.resolve(value);
         } catch (error) {
@@ -183,11 +189,10 @@ class Reconnector<T> implements ReconnectingConnection<T> {
           }
         }
       }
-      const live = this.live as ObservedTransport;
       const end = await live.ended;
       if (this.stopped || end.requested) return;
       this.live = undefined;
-      this.current = undefined;
+      this.#connected = undefined;
       this.state = "reconnecting";
       const error = end.error ?? ConnectionError.closed("The connection was closed by the peer");
       this.options.logger?.info?.("Connection dropped; reconnecting", error);
@@ -216,7 +221,7 @@ class Reconnector<T> implements ReconnectingConnection<T> {
   private finish(error: Error | undefined): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    this.current = undefined;
+    this.#connected = undefined;
     this.live = undefined;
     this.finalError = error;
     this.abort.abort(error ?? ConnectionError.closed("The reconnecting connection was closed"));
