@@ -3,7 +3,7 @@
  * builders for everything a turn emits. Every builder refuses to send after the turn's idle
  * (`TurnEndedError`), so nothing of a turn can leak past its end.
  */
-import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol/types";
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";

@@ -1,4 +1,4 @@
-import { RequestError } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentDefinitionError, defineAgent } from "../src/index.js";
 import { type Started, start } from "./support/harness.js";

@@ -4,7 +4,7 @@
  * `messageId`, never by arrival order), decides which works no prompt of ours started, and runs
  * the fallback for agents that never echo a user message. See docs/turn-model.md.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { Backpressure, type ForegroundWork, WorkControl, type WorkState } from "./foreground-work.js";
 import type { Logger } from "./logger.js";
 import { TurnControl, type TurnResult, turnResultOf } from "./turn.js";

@@ -5,7 +5,7 @@
  */
 
 // The errors a caller meets most, re-exported so `instanceof` checks need no second import.
-export { ConnectionError, RequestError } from "@acp-kit/protocol";
+export { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 export {
   type AcpClient,
   type AgentRequestContext,

@@ -2,20 +2,17 @@
  * One session as the client sees it: its store, its prompt turns, agent-initiated foreground
  * work, and the local side of cancellation.
  */
-import {
-  type AgentNotificationMethod,
-  type AgentNotifications,
-  type AgentRequestMethod,
-  type AgentRequests,
-  type ConnectionError,
-  type Disposable,
-  ErrorCodes,
-  type PromptCapabilities,
-  RequestError,
-  type RequestPermissionRequest,
-  type SessionUpdate,
-  type SetSessionConfigOptionResponse,
-} from "@acp-kit/protocol";
+import { type ConnectionError, type Disposable, ErrorCodes, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type {
+  AgentNotificationMethod,
+  AgentNotifications,
+  AgentRequestMethod,
+  AgentRequests,
+  PromptCapabilities,
+  RequestPermissionRequest,
+  SessionUpdate,
+  SetSessionConfigOptionResponse,
+} from "@acp-kit/protocol/types";
 import { NotAdvertisedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";

@@ -1,4 +1,4 @@
-import { ConnectionError, RequestError } from "@acp-kit/protocol";
+import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, type ConnectOptions, connectToAgent, NotAdvertisedError } from "../src/index.js";
 import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";

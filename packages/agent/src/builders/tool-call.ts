@@ -13,7 +13,7 @@ import type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 import type { ContentInput } from "./content.js";
 import { toBlock } from "./content.js";

@@ -10,7 +10,8 @@
  * replay; `session/set_mode` sets the option of category `mode`; `authenticate`/`logout` are
  * `auth/login`/`auth/logout`. Updates: see `V1SessionProjection`.
  */
-import { ErrorCodes, type Logger, type RequestPermissionRequest, type SessionConfigOption } from "@acp-kit/protocol";
+import { ErrorCodes, type Logger } from "@acp-kit/protocol/jsonrpc";
+import type { RequestPermissionRequest, SessionConfigOption } from "@acp-kit/protocol/types";
 import {
   type ClientCapabilities as V1ClientCapabilities,
   decoders as v1Decoders,

@@ -6,7 +6,8 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import { type Logger, negotiateVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
+import { negotiateVersion, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import {
   decodeInitializeRequest as decodeV1InitializeRequest,
   parseWire,

@@ -5,7 +5,7 @@ import type {
   McpServer,
   RequestPermissionRequest,
   SessionConfigOption,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import {
   configOptionToV1,
   type SessionModeState,

@@ -14,7 +14,7 @@ import type {
   SessionUpdate,
   ToolCallContent,
   ToolCallUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { Logger } from "../logger.js";
 import { ByteBuffer, decodeBase64 } from "./bytes.js";
 import { jsonEqual, type Meta, patchMeta, storedMeta } from "./meta.js";

@@ -11,7 +11,7 @@
  * Updates in: see `V1SessionState.toV2`. Requests in: permissions are reshaped for the client;
  * `fs/*` and `terminal/*` are answered here by the registered `V1ClientHandlers`.
  */
-import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol";
+import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
 import {
   type InitializeResponse as V1InitializeResponse,
   type SessionUpdate as V1SessionUpdate,

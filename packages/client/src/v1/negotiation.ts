@@ -8,14 +8,9 @@
  * every message is translated by `V1AgentBridge`; anything else is refused with an error
  * naming both sides' versions.
  */
-import {
-  ConnectionError,
-  ConnectionErrorKinds,
-  type InitializeRequest,
-  type Logger,
-  PROTOCOL_VERSION,
-  type Transport,
-} from "@acp-kit/protocol";
+import { PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
+import type { InitializeRequest } from "@acp-kit/protocol/types";
 import {
   parseWire,
   RelayTransport,

@@ -4,7 +4,7 @@
  * and config options (v1 modes appear as one more config option), the prompts in flight, and
  * whether a `session/load` replay is being suppressed.
  */
-import type { ContentBlock, SessionConfigOption, SessionUpdate } from "@acp-kit/protocol";
+import type { ContentBlock, SessionConfigOption, SessionUpdate } from "@acp-kit/protocol/types";
 import {
   configOptionToV2,
   MODE_CONFIG_ID,

@@ -6,7 +6,7 @@ import type {
   McpServer,
   RequestPermissionRequest,
   RequestPermissionResponse,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import {
   toolContentToV2,
   type InitializeResponse as V1InitializeResponse,

@@ -11,8 +11,8 @@ import {
   createInMemoryTransportPair,
   type InMemoryTransport,
   RequestError,
-  type SessionUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export class ReplayingAgent {
   readonly sessionId = "s";
