@@ -23,6 +23,17 @@ export interface ExportListCheck {
   readonly hint: string;
 }
 
+function readManifest(packageDir: string): Manifest {
+  const manifest: unknown = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  if (!isManifest(manifest)) throw new Error(`${packageDir}/package.json has no name or no exports map`);
+  return manifest;
+}
+
+function isManifest(value: unknown): value is Manifest {
+  if (typeof value !== "object" || value === null || !("name" in value) || !("exports" in value)) return false;
+  return typeof value.name === "string" && typeof value.exports === "object" && value.exports !== null;
+}
+
 /** The TypeScript source behind an entry's built file (`./dist/x/index.js` -> `src/x/index.ts`). */
 function sourceOf(packageDir: string, target: string): string {
   return join(packageDir, target.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
@@ -30,7 +41,7 @@ function sourceOf(packageDir: string, target: string): string {
 
 /** The text of test/exports.txt for the package in `packageDir`, read from its sources. */
 export async function renderExportList(packageDir: string): Promise<string> {
-  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as Manifest;
+  const manifest = readManifest(packageDir);
   const lines = [
     `# Runtime exports of each entry point of ${manifest.name} (checked by test/exports.test.ts).`,
     "# A change here is a change of the public API. After an intended change, rewrite this file with",
@@ -56,7 +67,7 @@ export async function checkExportList(packageDir: string): Promise<ExportListChe
   const actual = await renderExportList(packageDir);
   if (globalThis.process.env[UPDATE_VARIABLE] === "1") writeFileSync(file, actual);
   const committed = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const name = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as Manifest).name;
+  const { name } = readManifest(packageDir);
   const hint =
     `the runtime exports of ${name} differ from test/exports.txt. If the change is intended, run ` +
     `\`${UPDATE_VARIABLE}=1 pnpm --filter ${name} exec vitest run test/exports.test.ts\` and commit the file`;

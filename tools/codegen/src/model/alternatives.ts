@@ -75,6 +75,10 @@ function isPlainScalar(node: PrimitiveNode): boolean {
   return node.types.length === 1 && SCALAR_TYPES.has(node.types[0] as string);
 }
 
+function isConst(node: Node): node is PrimitiveNode & { readonly const: string | number | boolean } {
+  return node.kind === "primitive" && node.const !== undefined;
+}
+
 function isNullSchema(schema: unknown): boolean {
   return isSchemaNode(schema) && schema.type === "null" && validationKeys(schema).length === 1;
 }
@@ -135,10 +139,10 @@ export function classifyAnyOf(branches: unknown[], where: string, classify: Clas
 /** `oneOf`: a closed enum when every branch is a const, else "exactly one branch matches". */
 export function classifyOneOf(branches: unknown[], where: string, classify: Classify): Node {
   const nodes = branches.map((branch, i) => classify(branch, `${where}/${i}`));
-  if (nodes.every((node) => node.kind === "primitive" && node.const !== undefined)) {
-    const consts = nodes.map((node) => (node as PrimitiveNode).const as string | number | boolean);
-    const types = [...new Set(nodes.flatMap((node) => (node as PrimitiveNode).types))];
-    return { kind: "primitive", types, enum: consts };
+  const consts = nodes.filter(isConst);
+  if (consts.length === nodes.length) {
+    const types = [...new Set(consts.flatMap((node) => node.types))];
+    return { kind: "primitive", types, enum: consts.map((node) => node.const) };
   }
   const { tags, key: tag } = tagsOf(branches, where);
   const tagged =
