@@ -5,7 +5,8 @@
  */
 import { Readable, Writable } from "node:stream";
 import { type AcpClient, type ClientSession, connectToAgent } from "@acp-kit/client";
-import type { RequestPermissionRequest, SessionUpdate, Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
+import type { RequestPermissionRequest, SessionUpdate } from "@acp-kit/protocol/types";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";

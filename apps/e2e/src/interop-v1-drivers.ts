@@ -4,7 +4,8 @@
  * our sample agent. Each runs the same checks and reports what it saw; the test asserts.
  */
 import { type AcpClient, type ClientSession, connectToAgent, type SessionSnapshot } from "@acp-kit/client";
-import type { RequestPermissionRequest, Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
+import type { RequestPermissionRequest } from "@acp-kit/protocol/types";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import * as acp from "@agentclientprotocol/sdk";

@@ -1,6 +1,6 @@
 /** The e2e helpers that decide what the suites report: the matrix table and snapshot normalization. */
 import { SessionStore } from "@acp-kit/client";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { InteropMatrix, normalizeSnapshot } from "../src/index.js";
 

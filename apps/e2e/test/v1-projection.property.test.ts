@@ -9,7 +9,7 @@
  */
 import { defineAgent, type Turn } from "@acp-kit/agent";
 import { type AcpClient, connectToAgent, type SessionSnapshot } from "@acp-kit/client";
-import { createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { wholeFilePatch } from "@acp-kit/protocol/v1";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

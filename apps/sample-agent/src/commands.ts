@@ -1,6 +1,6 @@
 /** The slash commands: `/help`, `/slow [seconds]` and `/fail`. `/demo` is the showcase. */
 import type { StopReason, Turn } from "@acp-kit/agent";
-import { RequestError } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import { MODE_OPTION, MODEL_OPTION, readModel, SLASH_COMMANDS } from "./config.js";
 import { pacer, pause } from "./pace.js";
 import { type ScriptOptions, streamReply } from "./showcase.js";

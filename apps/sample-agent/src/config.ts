@@ -2,7 +2,7 @@
  * The sample agent's session settings: a mode selector (does an edit need approval?), a model
  * selector (which wording the scripted replies use) and its slash commands.
  */
-import type { AvailableCommand, SessionConfigOption } from "@acp-kit/protocol";
+import type { AvailableCommand, SessionConfigOption } from "@acp-kit/protocol/types";
 
 export const MODE_OPTION = "mode";
 export const MODEL_OPTION = "model";

@@ -1,5 +1,5 @@
 import { type AcpClient, type ClientHandlers, connectToAgent, type SessionSnapshot } from "@acp-kit/client";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { FAIL_ERROR_CODE } from "./commands.js";
 import { createSampleAgent, type SampleAgentOptions } from "./sample-agent.js";

@@ -12,7 +12,7 @@ import {
   type Turn,
   TurnEndedError,
 } from "@acp-kit/agent";
-import type { Logger } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { fail, help, parseSlashCommand, slow } from "./commands.js";
 import { initialConfigOptions, type SampleMode, type SampleModel, SLASH_COMMANDS } from "./config.js";
 import { ScriptAborted } from "./pace.js";

@@ -3,7 +3,7 @@
  * `--postgres`, else memory (undefined). Loaded only when asked for, so the default starts fast.
  */
 import type { SessionStore } from "@acp-kit/agent";
-import type { Logger } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { AgentCliOptions } from "./cli-args.js";
 
 export async function openSessionStore(

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { StopReason, Turn } from "@acp-kit/agent";
-import type { PermissionOption } from "@acp-kit/protocol";
+import type { PermissionOption } from "@acp-kit/protocol/types";
 import { MODE_OPTION, MODEL_OPTION, readMode, readModel, withSelectValue } from "./config.js";
 import { pacer } from "./pace.js";
 import { chunksOf, wordingFor } from "./wording.js";

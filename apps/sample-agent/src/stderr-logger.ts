@@ -5,7 +5,7 @@
  * says how many once it drained. Each line's detail is clipped too.
  */
 import type { Writable } from "node:stream";
-import type { Logger } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 
 export const DEFAULT_LOG_BUFFER_BYTES = 1024 * 1024;
 const MAX_DETAIL_CHARS = 2000;

@@ -14,7 +14,8 @@ import {
   type ForegroundWork,
   type Turn,
 } from "@acp-kit/client";
-import type { Logger, RequestPermissionRequest, RequestPermissionResponse, Transport } from "@acp-kit/protocol";
+import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
+import type { RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol/types";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
 import { configValueFor } from "./config-value.js";

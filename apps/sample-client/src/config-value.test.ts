@@ -1,4 +1,4 @@
-import type { SessionConfigOption } from "@acp-kit/protocol";
+import type { SessionConfigOption } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { configValueFor } from "./config-value.js";
 

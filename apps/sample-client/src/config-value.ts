@@ -1,4 +1,4 @@
-import type { SessionConfigOption } from "@acp-kit/protocol";
+import type { SessionConfigOption } from "@acp-kit/protocol/types";
 
 /**
  * The value to send for `--config ID=VALUE` (or `:config`): `true`/`false` for a boolean

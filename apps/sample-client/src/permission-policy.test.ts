@@ -1,4 +1,4 @@
-import type { PermissionOption } from "@acp-kit/protocol";
+import type { PermissionOption } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { automaticChoice, selected } from "./permission-policy.js";
 

@@ -1,5 +1,5 @@
 /** Automatic answers to permission requests (`--yes` / `--no`). Pure. */
-import type { PermissionOption, RequestPermissionResponse } from "@acp-kit/protocol";
+import type { PermissionOption, RequestPermissionResponse } from "@acp-kit/protocol/types";
 
 const ALLOW = ["allow_once", "allow_always"];
 const REJECT = ["reject_once", "reject_always"];

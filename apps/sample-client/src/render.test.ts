@@ -1,5 +1,5 @@
 import { SessionStore } from "@acp-kit/client/store";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import {
   formatUsage,

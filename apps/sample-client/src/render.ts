@@ -13,7 +13,7 @@ import type {
   TimelineEntry,
   ToolCallEntry,
 } from "@acp-kit/client/store";
-import type { ContentBlock, RequestPermissionRequest, ToolCallContent } from "@acp-kit/protocol";
+import type { ContentBlock, RequestPermissionRequest, ToolCallContent } from "@acp-kit/protocol/types";
 import { type Style, stripAnsi } from "./style.js";
 
 export interface RenderOptions {

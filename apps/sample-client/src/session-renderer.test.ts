@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { SessionStore } from "@acp-kit/client/store";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { afterEach, describe, expect, it } from "vitest";
 import { LiveView } from "./live-view.js";
 import { SessionRenderer } from "./session-renderer.js";

@@ -4,7 +4,7 @@
  * prompt, the spinner, the line being typed). Rendering itself is the pure `render.ts`.
  */
 import type { SessionStore } from "@acp-kit/client/store";
-import type { PermissionOption, RequestPermissionRequest } from "@acp-kit/protocol";
+import type { PermissionOption, RequestPermissionRequest } from "@acp-kit/protocol/types";
 import type { LiveView } from "./live-view.js";
 import {
   partitionTimeline,

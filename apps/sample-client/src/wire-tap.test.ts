@@ -1,4 +1,4 @@
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { tapTransport, wireLines } from "./wire-tap.js";
 

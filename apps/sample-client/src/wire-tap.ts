@@ -3,7 +3,7 @@
  * message becomes one compact JSON line (an inbound batch is split into its messages); a payload
  * that is not JSON is reported as a JSON string so every line stays parseable.
  */
-import type { Transport, TransportSink } from "@acp-kit/protocol";
+import type { Transport, TransportSink } from "@acp-kit/protocol/jsonrpc";
 
 export type WireDirection = "send" | "receive";
 

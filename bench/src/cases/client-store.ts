@@ -4,7 +4,7 @@
 // The official SDK has no session store to compare with; the target is absolute.
 
 import { SessionStore } from "@acp-kit/client/store";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { mixedUpdate } from "../full/mixed-updates.js";
 import { type Figures, quick, runSide } from "./side.js";
 

@@ -5,8 +5,8 @@
 //   sdk    the SDK's v2 agent() / client() apps joined with clientApp.connect(agentApp), the
 //          client's typed onNotification handler
 //   bare   our schema-agnostic Connection on both ends (no decoding)
-import { createAgentSideConnection, createClientSideConnection, createInMemoryTransportPair } from "@acp-kit/protocol";
-import { Connection } from "@acp-kit/protocol/jsonrpc";
+import { createAgentSideConnection, createClientSideConnection } from "@acp-kit/protocol";
+import { Connection, createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { type Figures, quick, runSide } from "./side.js";
 

@@ -6,7 +6,7 @@
 // repeated (fresh stores) until each count has appended as many chunks as the largest; the median
 // repetition counts, so a 3 ms run is not one timer tick and one scavenge.
 import { InMemorySessionStore } from "@acp-kit/agent";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { chunkText } from "../full/workload.js";
 import { type Figures, quick, runSide } from "./side.js";
 

@@ -59,7 +59,7 @@ async function variant(name: string, withoutTapHook: boolean, tap: WireTap | und
 }
 
 async function transcriptTap(): Promise<WireTap> {
-  const { TranscriptWriter } = await import("@acp-kit/protocol");
+  const { TranscriptWriter } = await import("@acp-kit/protocol/tap");
   let bytes = 0;
   return new TranscriptWriter({ write: (line) => void (bytes += line.length), side: "client" }).tap;
 }

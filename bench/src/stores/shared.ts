@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InMemorySessionStore, type SessionRecord, type SessionStore } from "@acp-kit/agent";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { FileSessionStore } from "@acp-kit/session-store-file";
 import { PostgresSessionStore } from "@acp-kit/session-store-postgres";
 import pg from "pg";

@@ -5,28 +5,28 @@
  */
 import {
   type AcpConnection,
-  type AgentCapabilities,
   authRequiredError,
-  type ClientCapabilities,
-  type CloseSessionResponse,
   createAgentSideConnection,
   decoders,
-  type InitializeRequest,
-  type ListSessionsRequest,
-  type ListSessionsResponse,
-  type Logger,
-  type McpServer,
-  type NewSessionRequest,
-  type NewSessionResponse,
-  RequestError,
-  type ResumeSessionRequest,
-  type ResumeSessionResponse,
-  type SessionUpdate,
-  type SetSessionConfigOptionResponse,
   SUPPORTED_PROTOCOL_VERSIONS,
   sessionNotFoundError,
-  type Transport,
 } from "@acp-kit/protocol";
+import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
+import type {
+  AgentCapabilities,
+  ClientCapabilities,
+  CloseSessionResponse,
+  InitializeRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  McpServer,
+  NewSessionRequest,
+  NewSessionResponse,
+  ResumeSessionRequest,
+  ResumeSessionResponse,
+  SessionUpdate,
+  SetSessionConfigOptionResponse,
+} from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
 import { withConfigValue } from "./config-options.js";
 import { InvalidOutgoingMessageError } from "./errors.js";

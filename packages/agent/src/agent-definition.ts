@@ -1,15 +1,15 @@
 /** What an agent author writes: the static description of the agent and its handlers. */
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type {
   AgentCapabilities,
   AuthMethod,
   AvailableCommand,
   Implementation,
   InitializeRequest,
-  Logger,
   NewSessionRequest,
   ResumeSessionRequest,
   SessionConfigOption,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { IdGenerator } from "./ids.js";
 import type { SessionLimits, SessionRetention } from "./session-limits.js";
 import type { SessionStore } from "./session-store.js";

@@ -3,7 +3,8 @@
  * number of connections, each with its own initialize state and live sessions, all sharing the
  * agent's session store.
  */
-import type { AgentCapabilities, Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
+import type { AgentCapabilities } from "@acp-kit/protocol/types";
 import { AgentConnection, type AgentConnectionHandle, type ResolvedAgent } from "./agent-connection.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import { AgentDefinitionError } from "./errors.js";

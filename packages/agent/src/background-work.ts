@@ -5,7 +5,7 @@
  * first update went out when they were created) and dropped only after their final status /
  * `exitStatus` was sent.
  */
-import type { BackgroundWork as BackgroundItem } from "@acp-kit/protocol";
+import type { BackgroundWork as BackgroundItem } from "@acp-kit/protocol/types";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { Detached, ToolCallBuilder } from "./builders/tool-call.js";
 import type { UpdateOwner } from "./update-owner.js";

@@ -3,7 +3,8 @@
  * Unknown option, a value the option does not offer, or a value type that does not fit the
  * option's type is refused with -32602 and changes nothing.
  */
-import { RequestError, type SessionConfigOption } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { SessionConfigOption } from "@acp-kit/protocol/types";
 
 /** Every value id a select option offers, flat or grouped (none for another type). */
 export function selectValues(option: SessionConfigOption): string[] {

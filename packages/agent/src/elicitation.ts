@@ -1,5 +1,5 @@
 /** Elicitations (`elicitation/create`): forms and URLs, only in the modes the client advertised. */
-import type { ClientCapabilities, ElicitationContentValue, ElicitationSchema } from "@acp-kit/protocol";
+import type { ClientCapabilities, ElicitationContentValue, ElicitationSchema } from "@acp-kit/protocol/types";
 import { CapabilityNotSupportedError } from "./errors.js";
 
 interface ElicitationCommon {

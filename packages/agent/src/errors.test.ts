@@ -1,4 +1,4 @@
-import { LocalError } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 import { describe, expect, it } from "vitest";
 import {
   AgentDefinitionError,

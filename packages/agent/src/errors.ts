@@ -3,7 +3,7 @@
  * author that their own code asked for something the protocol forbids. Like every local error of
  * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
  */
-import { LocalError } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 

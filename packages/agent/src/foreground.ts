@@ -4,7 +4,7 @@
  * answered, and one `idle` with the stop reason when it ends. Once background work was reported,
  * every state update carries the complete background list.
  */
-import type { BackgroundWork as BackgroundItem, SessionUpdate } from "@acp-kit/protocol";
+import type { BackgroundWork as BackgroundItem, SessionUpdate } from "@acp-kit/protocol/types";
 import type { BackgroundWork } from "./background-work.js";
 import type { LastStop } from "./session-store.js";
 import type { ForegroundState } from "./session-types.js";

@@ -1,4 +1,4 @@
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "./base64.js";

@@ -1,4 +1,5 @@
-import { type SessionUpdate, validateSessionUpdate } from "@acp-kit/protocol";
+import { validateSessionUpdate } from "@acp-kit/protocol/decoders";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { toBase64 } from "./base64.js";
 import { compactHistory } from "./history.js";

@@ -19,7 +19,7 @@
  * text, see `history-content.ts`), so appending costs O(1) amortized however long the turn; the
  * copies are made once, when the compacted history is read.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { fromBase64, toBase64 } from "./base64.js";
 import { ContentList } from "./history-content.js";
 import { type Meta, patchMeta } from "./meta-patch.js";

@@ -1,4 +1,4 @@
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DuplicateIdError } from "./errors.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
 import { InvalidCursorError } from "./session-store.js";

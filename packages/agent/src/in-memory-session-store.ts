@@ -4,7 +4,7 @@
  * (`HistoryFold`), so a long streamed turn costs O(1) per chunk and memory grows with the folded
  * content only, never with the number of updates.
  */
-import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol";
+import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import { HistoryFold } from "./history.js";
 import { ClosedSessions, type SessionRetention } from "./session-limits.js";
 import { listSessionsPage } from "./session-list.js";

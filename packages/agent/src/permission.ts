@@ -1,5 +1,5 @@
 /** Permission requests (`session/request_permission`) and how their answers are read. */
-import type { PermissionOption, RequestPermissionSubject } from "@acp-kit/protocol";
+import type { PermissionOption, RequestPermissionSubject } from "@acp-kit/protocol/types";
 
 export interface PermissionRequest {
   /** The question shown to the user. */

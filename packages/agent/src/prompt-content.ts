@@ -3,7 +3,8 @@
  * `resource` only with the matching `session.prompt` capability; anything else (including `_x`
  * extension blocks) never. A violation is answered -32602 before the prompt is inserted.
  */
-import { type AgentCapabilities, type ContentBlock, RequestError } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { AgentCapabilities, ContentBlock } from "@acp-kit/protocol/types";
 
 const CAPABILITY_OF: Record<string, string | null> = {
   text: null,

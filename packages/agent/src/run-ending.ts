@@ -3,7 +3,8 @@
  * tool calls and terminals it leaves behind. Pure of the session runtime: it only reads the
  * outcome and sends through the run's own builders.
  */
-import { isStopReason, type Logger, RequestError, type StopReason } from "@acp-kit/protocol";
+import { isStopReason, type StopReason } from "@acp-kit/protocol";
+import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
 import type { LastStop } from "./session-store.js";
 import type { WorkRun } from "./work-run.js";
 

@@ -8,7 +8,8 @@
  * - agent work resolves exactly once, `cancelled` when a cancel dropped or ended it;
  * - a cancelled run ends `cancelled` whatever its handler returns.
  */
-import { ErrorCodes, RequestError, type StopReason } from "@acp-kit/protocol";
+import { ErrorCodes, type StopReason } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RunQueue, type RunQueueHost } from "./run-queue.js";

@@ -5,7 +5,9 @@
  * what is queued (prompts get -32800, work resolves `cancelled`), aborts the run and gives its
  * handler the grace period before the run is ended without it.
  */
-import { type ContentBlock, type Logger, RequestError, type StopReason } from "@acp-kit/protocol";
+import type { StopReason } from "@acp-kit/protocol";
+import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { ContentBlock } from "@acp-kit/protocol/types";
 import { TurnEndedError } from "./errors.js";
 import { promptText } from "./prompt-content.js";
 import { type Outcome, stopOf } from "./run-ending.js";

@@ -5,7 +5,7 @@
  * - how many closed sessions (closed by the client, or live on no connection since it went
  *   away) the in-memory store keeps for a later resume, and for how long.
  */
-import { RequestError } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 
 export interface SessionLimits {
   /** Live sessions one connection may hold. Default 256. */

@@ -6,7 +6,8 @@
  * - `offline`: the connection is gone; the run that was going on still ends like a cancelled
  *   one, but its updates are only recorded in the history.
  */
-import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { SessionClosedError } from "./errors.js";
 import type { Peer } from "./peer.js";
 import type { SessionRecord, SessionStore } from "./session-store.js";

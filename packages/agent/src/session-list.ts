@@ -4,7 +4,7 @@
  * a cursor is the creation number of the last session on the previous page, so deleting or adding
  * sessions between pages never repeats or skips the remaining ones.
  */
-import type { SessionInfo } from "@acp-kit/protocol";
+import type { SessionInfo } from "@acp-kit/protocol/types";
 import { InvalidCursorError, type ListSessionsPage, type ListSessionsQuery } from "./session-store.js";
 
 const CURSOR_PREFIX = "after:";

@@ -12,16 +12,15 @@
  * - when the connection is lost mid-run, the run is cancelled and its end is recorded in the
  *   history (not sent), so a resume replays what a client that had stayed would have seen.
  */
-import {
-  type AvailableCommand,
-  type ContentBlock,
-  type Logger,
-  type McpServer,
-  RequestError,
-  type SessionConfigOption,
-  type SessionUpdate,
-  type StopReason,
-} from "@acp-kit/protocol";
+import type { StopReason } from "@acp-kit/protocol";
+import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type {
+  AvailableCommand,
+  ContentBlock,
+  McpServer,
+  SessionConfigOption,
+  SessionUpdate,
+} from "@acp-kit/protocol/types";
 import { BackgroundWork } from "./background-work.js";
 import { definedFields } from "./builders/content.js";
 import type { TerminalBuilder, TerminalHost } from "./builders/terminal.js";

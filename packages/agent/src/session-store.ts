@@ -3,14 +3,9 @@
  * the order things happen; a store must apply `appendUpdate` calls for one session in call order.
  * Every method may be async so that a store can be persistent.
  */
-import {
-  type AvailableCommand,
-  LocalError,
-  type SessionConfigOption,
-  type SessionInfo,
-  type SessionUpdate,
-  type StopReason,
-} from "@acp-kit/protocol";
+import type { StopReason } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
+import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 
 /**
  * How the session's last foreground work ended (its idle `state_update`). State snapshots are not

@@ -1,4 +1,5 @@
 /** Public shapes of a live session and of the client it belongs to. */
+import type { StopReason } from "@acp-kit/protocol";
 import type {
   AvailableCommand,
   ClientCapabilities,
@@ -6,9 +7,8 @@ import type {
   McpServer,
   SessionConfigOption,
   SessionUpdate,
-  StopReason,
   UsageUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
 import type { TerminalBuilder, TerminalInit } from "./builders/terminal.js";
 import type { ToolCallBuilder, ToolCallInit } from "./builders/tool-call.js";

@@ -9,7 +9,7 @@ import type {
   RequestPermissionRequest,
   SessionUpdate,
   UsageUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";

@@ -4,7 +4,7 @@
  * (allowed while idle, until it closes); a turn sends until its idle. Each says how it delivers,
  * when it refuses, and which host its terminals report to.
  */
-import type { SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate, UsageUpdate } from "@acp-kit/protocol/types";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
 import { TerminalBuilder, type TerminalHost, type TerminalInit } from "./builders/terminal.js";
 import type { SessionIds } from "./ids.js";

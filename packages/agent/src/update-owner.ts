@@ -2,7 +2,7 @@
  * What a builder (message, tool call, terminal, plan) sends through: a turn (its updates stop at
  * the turn's idle) or a session (background updates, allowed while idle).
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export interface UpdateOwner {
   /** Sends one update. Throws synchronously when the owner has ended or the update is invalid. */

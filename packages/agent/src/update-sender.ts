@@ -2,7 +2,8 @@
  * The single exit for `session/update`: validate (when on), record in the session history, send.
  * Validation runs before anything else, so an invalid update is neither recorded nor sent.
  */
-import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type { OutgoingCheck } from "./outgoing-check.js";
 import type { Peer } from "./peer.js";
 import type { SessionStore } from "./session-store.js";

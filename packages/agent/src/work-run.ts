@@ -3,7 +3,8 @@
  * client requests it waits on, the tool calls it created, and the promise of its stop reason.
  * The session runtime drives it; it holds state only.
  */
-import type { ContentBlock, StopReason } from "@acp-kit/protocol";
+import type { StopReason } from "@acp-kit/protocol";
+import type { ContentBlock } from "@acp-kit/protocol/types";
 import type { TerminalBuilder } from "./builders/terminal.js";
 import type { ToolCallBuilder } from "./builders/tool-call.js";
 

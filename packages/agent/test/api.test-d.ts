@@ -1,4 +1,4 @@
-import type { AgentCapabilities } from "@acp-kit/protocol";
+import type { AgentCapabilities } from "@acp-kit/protocol/types";
 import { describe, expectTypeOf, it } from "vitest";
 import { type AgentSession, defineAgent, type PermissionDecision, type StopReason, type Turn } from "../src/index.js";
 

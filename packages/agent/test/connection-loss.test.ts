@@ -5,7 +5,7 @@
  * final status of unfinished tool calls, terminals no longer cancellable, and the `cancelled`
  * stop. A resume with replay on a new connection then shows exactly that.
  */
-import { ConnectionError, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol";
+import { ConnectionError, createInMemoryTransportPair, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AgentDefinition,

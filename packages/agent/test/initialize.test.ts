@@ -92,7 +92,7 @@ describe("initialize", () => {
 
   it("lets the initialize hook refuse a client, and keeps the earlier initialize in force", async () => {
     let calls = 0;
-    const { RequestError } = await import("@acp-kit/protocol");
+    const { RequestError } = await import("@acp-kit/protocol/jsonrpc");
     running = start({
       prompt: noop,
       initialize() {

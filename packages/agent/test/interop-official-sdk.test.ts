@@ -4,7 +4,7 @@
  * resume with replay against our agent, and sees a conforming lifecycle.
  */
 
-import { createInMemoryTransportPair, streamFromTransport, type Transport } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, streamFromTransport, type Transport } from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineAgent } from "../src/index.js";

@@ -1,6 +1,6 @@
 // Session bounds of the agent (docs/limits.md): live sessions per connection and per agent,
 // closed sessions the in-memory store keeps (count and age).
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
 import { ClosedSessions } from "../src/session-limits.js";

@@ -1,4 +1,4 @@
-import { RequestError } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { gate, type Started, startWithSession } from "./support/harness.js";
 

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { echoAgent } from "../examples/echo.js";
 import { ScriptedClient } from "./support/harness.js";

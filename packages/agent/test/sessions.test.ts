@@ -1,4 +1,4 @@
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
 import { gate, ScriptedClient, type Started, start, startWithSession } from "./support/harness.js";

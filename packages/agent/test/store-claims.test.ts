@@ -1,5 +1,5 @@
 /** The optional `claim`/`release` of a store: one pair per opening of a session on a connection. */
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore, SessionBusyError } from "../src/index.js";
 import { ScriptedClient } from "./support/harness.js";

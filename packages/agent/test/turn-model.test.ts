@@ -1,6 +1,6 @@
 // The agent half of the turn model (docs/turn-model.md): background work, closeSession ordering,
 // engine-enforced ids, and the error object of an `error` idle.
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type AgentDefinition,

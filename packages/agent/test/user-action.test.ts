@@ -103,7 +103,7 @@ describe("permission requests", () => {
       { prompt: async (turn) => void (await turn.requestPermission({ title: "?" })) },
       {
         onPermission: async () => {
-          const { RequestError } = await import("@acp-kit/protocol");
+          const { RequestError } = await import("@acp-kit/protocol/jsonrpc");
           throw RequestError.internalError("client broke");
         },
       },

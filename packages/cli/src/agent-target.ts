@@ -2,7 +2,7 @@
  * Where the agent under test comes from: a command spawned per scenario (stdio, or serving
  * WebSocket when `--ws` is given), or only a URL (one long-lived agent shared by the scenarios).
  */
-import type { Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 

@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { resolve } from "node:path";
-import { TranscriptWriter, WireObserver } from "@acp-kit/protocol";
+import { WireObserver } from "@acp-kit/protocol/jsonrpc";
+import { TranscriptWriter } from "@acp-kit/protocol/tap";
 
 export interface RecordOptions {
   command: string[];

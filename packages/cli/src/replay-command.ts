@@ -1,6 +1,6 @@
 /** `acp-kit replay FILE -- <agent command...>`: the client side of a transcript against a live agent, diffed. */
 import { readFileSync } from "node:fs";
-import { parseTranscript } from "@acp-kit/protocol";
+import { parseTranscript } from "@acp-kit/protocol/tap";
 import { replayTranscript } from "@acp-kit/testkit";
 import { type AgentTarget, describeTarget, openAgent } from "./agent-target.js";
 

@@ -1,7 +1,7 @@
 // The inspector's WebSocket bridge without a browser: the token and the page's origin are both
 // required, and each connection reaches a fresh agent (here one served over WebSocket, --ws URL).
 import { spawn } from "node:child_process";
-import { Connection } from "@acp-kit/protocol";
+import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { startInspector } from "../src/inspect/server.js";

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseTranscript } from "@acp-kit/protocol";
+import { parseTranscript } from "@acp-kit/protocol/tap";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { cliSource, sampleAgentBin, sampleClientBin, tsxLoader } from "./paths.js";

@@ -3,7 +3,7 @@
 // Run: tsx packages/client/examples/cancel.ts
 import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent, selectPermissionOption } from "@acp-kit/client";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 
 const agent = defineAgent({
   info: { name: "careful", version: "1.0.0" },

@@ -6,7 +6,7 @@
 // Run: tsx packages/client/examples/react.tsx   (renders to a string, so it runs in Node)
 import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent, type SessionSnapshot, type SessionStore, textOf } from "@acp-kit/client";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { useSyncExternalStore } from "react";
 import { renderToString } from "react-dom/server";
 

@@ -5,7 +5,7 @@
 // Run: tsx packages/client/examples/render-store.ts
 import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent, type TimelineEntry, textOf } from "@acp-kit/client";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 
 const agent = defineAgent({
   info: { name: "renderable", version: "1.0.0" },

@@ -4,41 +4,45 @@
  * their session (strictly in arrival order), and answers the agent's requests.
  */
 
-import type { Logger } from "@acp-kit/protocol";
 import {
   type AcpConnection,
   type AcpRequestContext,
-  type AgentCapabilities,
-  type AgentNotificationMethod,
-  type AgentNotifications,
-  type AgentRequestMethod,
-  type AgentRequests,
-  type AuthMethod,
-  type ClientCapabilities,
-  type CompleteElicitationNotification,
+  createClientSideConnection,
+  ErrorCodes,
+  PROTOCOL_VERSION,
+} from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import {
   ConnectionError,
   ConnectionErrorKinds,
-  type CreateElicitationRequest,
-  type CreateElicitationResponse,
-  createClientSideConnection,
   type Disposable,
-  ErrorCodes,
-  type Implementation,
-  type InitializeResponse,
-  type ListSessionsRequest,
-  type ListSessionsResponse,
-  type McpServer,
-  type NewSessionRequest,
-  PROTOCOL_VERSION,
-  type ReplayFrom,
   RequestAbortedError,
   RequestError,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
-  type SessionInfo,
-  type SessionUpdate,
   type Transport,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/jsonrpc";
+import type {
+  AgentCapabilities,
+  AgentNotificationMethod,
+  AgentNotifications,
+  AgentRequestMethod,
+  AgentRequests,
+  AuthMethod,
+  ClientCapabilities,
+  CompleteElicitationNotification,
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  Implementation,
+  InitializeResponse,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  McpServer,
+  NewSessionRequest,
+  ReplayFrom,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionInfo,
+  SessionUpdate,
+} from "@acp-kit/protocol/types";
 import { CapabilityNotSupportedError } from "./errors.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, SessionEndpoint, type SessionHost, type TurnOptions, type WorkRefs } from "./session.js";

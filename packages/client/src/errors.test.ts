@@ -1,4 +1,5 @@
-import { CapabilityNotSupportedError as FromProtocol, LocalError } from "@acp-kit/protocol";
+import { CapabilityNotSupportedError as FromProtocol } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { CapabilityNotSupportedError, ResumeRefusedError, UpdateBufferOverflowError } from "./index.js";
 

@@ -4,7 +4,7 @@
  * (Wire errors from the agent are `RequestError`s; a dead connection is a `ConnectionError`;
  * both come from `@acp-kit/protocol`.) Every one extends `LocalError`, with a literal `name`.
  */
-import { LocalError } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 

@@ -4,7 +4,8 @@
  * `messageId`, never by arrival order), decides which works no prompt of ours started, and runs
  * the fallback for agents that never echo a user message. See docs/turn-model.md.
  */
-import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { Backpressure, type ForegroundWork, WorkControl, type WorkState } from "./foreground-work.js";
 import { TurnControl, type TurnResult, turnResultOf } from "./turn.js";
 import type { FeedLimits } from "./update-feed.js";

@@ -2,7 +2,7 @@
  * Foreground work as the client sees it: one span of a session's foreground activity, from the
  * update that opens it to the idle that ends it. See docs/turn-model.md.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { ProgressControl, ProgressHandle } from "./progress.js";
 import type { TurnControl, TurnResult, WorkProgress } from "./turn.js";
 import type { FeedLimits, FeedPressure, UpdateFeed } from "./update-feed.js";

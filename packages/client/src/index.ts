@@ -4,9 +4,9 @@
  * @module @acp-kit/client
  */
 
-export type { Logger } from "@acp-kit/protocol";
+export type { Logger } from "@acp-kit/protocol/jsonrpc";
 // The errors a caller meets most, re-exported so `instanceof` checks need no second import.
-export { ConnectionError, RequestError } from "@acp-kit/protocol";
+export { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 export {
   type AcpClient,
   type AgentRequestContext,

@@ -1,4 +1,4 @@
-import type { RequestPermissionRequest } from "@acp-kit/protocol";
+import type { RequestPermissionRequest } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { selectPermissionOption } from "./permission.js";
 

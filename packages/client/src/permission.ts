@@ -1,4 +1,8 @@
-import type { PermissionOptionKind, RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol";
+import type {
+  PermissionOptionKind,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from "@acp-kit/protocol/types";
 
 /**
  * Answers a `session/request_permission` by choosing the first offered option whose `kind` is

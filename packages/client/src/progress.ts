@@ -3,7 +3,7 @@
  * settles once, and the rule that a span the client cancelled and the agent ended without a stop
  * reason ended `cancelled`. `TurnControl` and `WorkControl` add their own state on top.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type { TurnResult, WorkProgress } from "./turn.js";
 import { type FeedLimits, type FeedPressure, UpdateFeed } from "./update-feed.js";
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, PromptCapabilities } from "@acp-kit/protocol";
+import type { ContentBlock, PromptCapabilities } from "@acp-kit/protocol/types";
 import { CapabilityNotSupportedError } from "./errors.js";
 
 /** What `session.prompt()` accepts: plain text, one block, or a list of blocks. */

@@ -7,7 +7,7 @@
  * - `required`: resume it or throw `ResumeRefusedError`.
  * A replay is applied to the store in one change (see `resumeSession`), never as live output.
  */
-import { LocalError, RequestError } from "@acp-kit/protocol";
+import { LocalError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import type { AcpClient, ResumeSessionOptions } from "./client.js";
 import type { ClientSession } from "./session.js";
 

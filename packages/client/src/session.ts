@@ -3,23 +3,20 @@
  * work, and the local side of cancellation.
  */
 
-import type { Logger } from "@acp-kit/protocol";
-import {
-  type AgentNotificationMethod,
-  type AgentNotifications,
-  type AgentRequestMethod,
-  type AgentRequests,
-  type ConnectionError,
-  type Disposable,
-  ErrorCodes,
-  type PromptCapabilities,
-  RequestError,
-  type RequestPermissionRequest,
-  type SessionUpdate,
-  type SetSessionConfigOptionRequest,
-  type SetSessionConfigOptionResponse,
-} from "@acp-kit/protocol";
-import { disposable } from "@acp-kit/protocol/jsonrpc";
+import { ErrorCodes } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { type ConnectionError, type Disposable, disposable, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type {
+  AgentNotificationMethod,
+  AgentNotifications,
+  AgentRequestMethod,
+  AgentRequests,
+  PromptCapabilities,
+  RequestPermissionRequest,
+  SessionUpdate,
+  SetSessionConfigOptionRequest,
+  SetSessionConfigOptionResponse,
+} from "@acp-kit/protocol/types";
 import { CapabilityNotSupportedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";

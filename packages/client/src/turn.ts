@@ -3,7 +3,8 @@
  * message's `messageId`) to the idle that ends the foreground work containing that message.
  * See docs/turn-model.md for the binding rule.
  */
-import type { AcpErrorObject, ReceivedStopReason, SessionUpdate } from "@acp-kit/protocol";
+import type { ReceivedStopReason } from "@acp-kit/protocol";
+import type { AcpErrorObject, SessionUpdate } from "@acp-kit/protocol/types";
 import type { ForegroundWork, WorkControl } from "./foreground-work.js";
 import { ProgressControl, ProgressHandle } from "./progress.js";
 import type { FeedLimits, FeedPressure } from "./update-feed.js";

@@ -11,7 +11,7 @@
  *   its iterators throw `UpdateBufferOverflowError`.
  * Pushing never allocates a promise; a waiting iterator is woken once per batch.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { UpdateBufferOverflowError } from "./errors.js";
 
 export interface FeedLimits {

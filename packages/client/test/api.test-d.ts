@@ -1,5 +1,5 @@
 // Pins the public types a client author relies on.
-import type { ContentBlock, SessionUpdate } from "@acp-kit/protocol";
+import type { ContentBlock, SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   AcpClient,
@@ -49,7 +49,7 @@ describe("public API types", () => {
   it("client methods", () => {
     expectTypeOf<AcpClient["newSession"]>().returns.toEqualTypeOf<Promise<ClientSession>>();
     expectTypeOf<AcpClient["closed"]>().resolves.toEqualTypeOf<
-      import("@acp-kit/protocol").ConnectionError | undefined
+      import("@acp-kit/protocol/jsonrpc").ConnectionError | undefined
     >();
   });
 });

@@ -1,9 +1,5 @@
-import {
-  ConnectionError,
-  RequestError,
-  sessionNotFoundError,
-  unsupportedProtocolVersionError,
-} from "@acp-kit/protocol";
+import { sessionNotFoundError, unsupportedProtocolVersionError } from "@acp-kit/protocol";
+import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, CapabilityNotSupportedError, type ConnectOptions, connectToAgent } from "../src/index.js";
 import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";

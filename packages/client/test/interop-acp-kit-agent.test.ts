@@ -1,6 +1,6 @@
 // Our client against our agent SDK (@acp-kit/agent), in process over an in-memory pair.
 import { defineAgent } from "@acp-kit/agent";
-import { createInMemoryTransportPair } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, textOf } from "../src/index.js";
 

@@ -1,7 +1,7 @@
 // The turn model against agents written with the official SDK's v2 API: one that queues prompts
 // (answering each at its insertion, when its work starts), one that steers a prompt sent during
 // work into that work, and one that starts work of its own just as a prompt arrives.
-import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, type ForegroundWork, type Turn } from "../src/index.js";

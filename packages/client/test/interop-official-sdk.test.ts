@@ -1,7 +1,7 @@
 // Our client against an agent written with the official SDK's v2 API, over our in-memory
 // transport bridged to the SDK's web-stream pair.
 
-import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, connectToAgent, textOf } from "../src/index.js";

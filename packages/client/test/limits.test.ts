@@ -1,5 +1,5 @@
 // Bounds and timeouts of the client where the agent controls a volume or a wait (docs/limits.md).
-import { ConnectionError } from "@acp-kit/protocol";
+import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { connectToAgent } from "../src/index.js";
 import { deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";

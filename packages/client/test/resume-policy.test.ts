@@ -1,6 +1,6 @@
 /** `openSession` policies against our agent SDK over an in-memory pair: every policy × every situation. */
 import { type AgentDefinition, defineAgent, InMemorySessionStore, SessionBusyError } from "@acp-kit/agent";
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, type ResumePolicy, ResumeRefusedError } from "../src/index.js";
 

@@ -1,4 +1,4 @@
-import { ConnectionError, RequestError } from "@acp-kit/protocol";
+import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { createReconnectingConnection } from "@acp-kit/transport-ws";
 import { afterEach, describe, expect, it } from "vitest";
 import {

@@ -1,4 +1,5 @@
-import { ConnectionError, RequestError, type SessionUpdate } from "@acp-kit/protocol";
+import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ClientHandlers,

@@ -2,7 +2,7 @@
  * The client meeting a v1 agent: negotiation and the v1 ⇄ v2 adapter, against a hand-driven
  * v1 agent on the far end of an in-memory pair (real JSON-RPC, v1 messages written by hand).
  */
-import { ConnectionError, RequestError } from "@acp-kit/protocol";
+import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, type ConnectOptions, connectToAgent } from "../src/index.js";
 import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";

@@ -1,6 +1,6 @@
 // Decoders repair what the schema says to repair and report the rest with a JSON path.
 // Run: tsx packages/protocol/examples/decode.ts
-import { decodeSessionUpdate } from "@acp-kit/protocol";
+import { decodeSessionUpdate } from "@acp-kit/protocol/decoders";
 
 const wire = [
   '{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Hi"}}',

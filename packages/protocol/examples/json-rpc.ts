@@ -1,6 +1,6 @@
 // The JSON-RPC core on its own: two connections over an in-memory transport pair.
 // Run: tsx packages/protocol/examples/json-rpc.ts
-import { Connection, createInMemoryTransportPair } from "@acp-kit/protocol";
+import { Connection, createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 
 const [a, b] = createInMemoryTransportPair();
 const server = new Connection(a);

@@ -2,13 +2,9 @@
 // and carry a W3C `traceparent` in `params._meta` for the peer to continue the trace.
 // `@opentelemetry/api` is an optional peer of @acp-kit/protocol: install it (and an SDK) to use this.
 // Run: tsx packages/protocol/examples/tracing.ts
-import {
-  createAgentSideConnection,
-  createClientSideConnection,
-  createInMemoryTransportPair,
-  PROTOCOL_VERSION,
-  traceTransport,
-} from "@acp-kit/protocol";
+import { createAgentSideConnection, createClientSideConnection, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
+import { traceTransport } from "@acp-kit/protocol/tap";
 import * as api from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";

@@ -1,14 +1,9 @@
 // Record a connection's wire traffic as a JSONL transcript (the format `acp-kit record` writes and
 // `acp-kit replay` reads), then read it back.
 // Run: tsx packages/protocol/examples/transcript.ts
-import {
-  createAgentSideConnection,
-  createClientSideConnection,
-  createInMemoryTransportPair,
-  PROTOCOL_VERSION,
-  parseTranscript,
-  TranscriptWriter,
-} from "@acp-kit/protocol";
+import { createAgentSideConnection, createClientSideConnection, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
+import { parseTranscript, TranscriptWriter } from "@acp-kit/protocol/tap";
 
 const [agentSide, clientSide] = createInMemoryTransportPair();
 const agent = createAgentSideConnection(agentSide);

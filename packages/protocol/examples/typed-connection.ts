@@ -1,12 +1,8 @@
 // The typed ACP connection: methods typed by wire name, params decoded, what we send validated.
 // Both sides here; an agent is usually built with @acp-kit/agent and a client with @acp-kit/client.
 // Run: tsx packages/protocol/examples/typed-connection.ts
-import {
-  createAgentSideConnection,
-  createClientSideConnection,
-  createInMemoryTransportPair,
-  PROTOCOL_VERSION,
-} from "@acp-kit/protocol";
+import { createAgentSideConnection, createClientSideConnection, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 
 const [agentSide, clientSide] = createInMemoryTransportPair();
 const agent = createAgentSideConnection(agentSide);

@@ -1,14 +1,9 @@
 // The typed ACP layer against the official SDK's v2 apps (through the stream adapters):
 // initialize both ways, an agent -> client request and session/update notifications.
 
-import {
-  createAgentSideConnection,
-  createClientSideConnection,
-  createInMemoryTransportPair,
-  negotiateProtocolVersion,
-  type SessionUpdate,
-  streamFromTransport,
-} from "@acp-kit/protocol";
+import { createAgentSideConnection, createClientSideConnection, negotiateProtocolVersion } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, streamFromTransport } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 

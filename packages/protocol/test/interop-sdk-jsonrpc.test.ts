@@ -7,7 +7,7 @@ import {
   type JsonRpcMessageStream,
   RequestError,
   streamFromTransport,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/jsonrpc";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { afterEach, describe, expect, it } from "vitest";
 

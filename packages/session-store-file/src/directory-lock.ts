@@ -6,7 +6,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { LocalError } from "@acp-kit/protocol";
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 /** Another live process (or another store in this one) holds the directory. */
 export class DirectoryLockedError extends LocalError {

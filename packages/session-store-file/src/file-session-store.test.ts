@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { compactHistory, InMemorySessionStore, InvalidCursorError, type SessionRecord } from "@acp-kit/agent";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { DirectoryLockedError, FileSessionStore, type FileSessionStoreOptions } from "./index.js";

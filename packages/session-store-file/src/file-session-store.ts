@@ -21,7 +21,8 @@ import {
   type SessionRecord,
   type SessionStore,
 } from "@acp-kit/agent";
-import type { Logger, SessionUpdate } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DirectoryLock } from "./directory-lock.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
 import { LogAppender, patchLine, readLog, updateLine, writeLogAtomically } from "./session-log.js";

@@ -5,7 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import type { SessionRecord } from "@acp-kit/agent";
-import type { SessionInfo } from "@acp-kit/protocol";
+import type { SessionInfo } from "@acp-kit/protocol/types";
 
 export interface IndexEntry {
   sessionId: string;

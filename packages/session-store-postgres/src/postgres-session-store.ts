@@ -18,7 +18,8 @@ import {
   type SessionRecord,
   type SessionStore,
 } from "@acp-kit/agent";
-import type { Logger, SessionInfo, SessionUpdate } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import pg from "pg";
 import { migrate } from "./migrations.js";
 import { SessionLocks } from "./session-locks.js";

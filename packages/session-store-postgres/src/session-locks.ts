@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { SessionBusyError } from "@acp-kit/agent";
-import type { Logger } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import pg from "pg";
 
 /** A signed 64-bit key from the session id (sha-256 prefix; a collision only makes a claim wait). */

@@ -3,7 +3,7 @@
  * (group commit): while one INSERT is in flight, later updates gather and go in the next one, so
  * a streamed turn costs a round trip per batch, not per chunk, and positions stay in call order.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export class SessionWrites {
   #chain: Promise<void> = Promise.resolve();

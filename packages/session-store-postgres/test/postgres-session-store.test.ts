@@ -5,7 +5,7 @@ import {
   SessionBusyError,
   type SessionRecord,
 } from "@acp-kit/agent";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

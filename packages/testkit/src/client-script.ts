@@ -12,7 +12,7 @@
  *   { sleep: ms }
  *   { die: true }                     close the connection abruptly
  */
-import type { Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import { type PermissionPolicy, ScriptedClient, type ScriptedClientOptions } from "./scripted-client.js";
 import { asMessage } from "./wire-log.js";
 

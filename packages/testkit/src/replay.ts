@@ -8,7 +8,8 @@
  * (session ids, message ids...) are learnt from its live answers and substituted into later
  * client messages; the client's answers to agent requests go out under the live request ids.
  */
-import { type Transcript, type TranscriptEntry, type Transport, tapTransport } from "@acp-kit/protocol";
+import { type Transport, tapTransport } from "@acp-kit/protocol/jsonrpc";
+import type { Transcript, TranscriptEntry } from "@acp-kit/protocol/tap";
 import { lineDiff, Normalizer } from "./normalize.js";
 import { asMessage, type WireEntry, WireLog } from "./wire-log.js";
 

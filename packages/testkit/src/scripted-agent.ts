@@ -3,7 +3,7 @@
  * also misbehave on purpose. It speaks raw JSON-RPC: what the script says goes on the wire
  * as written. Everything both ways is kept in `log`.
  */
-import { Connection, RequestError, type Transport } from "@acp-kit/protocol";
+import { Connection, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { type AgentScript, type AgentStep, type Bindings, bind } from "./scenario.js";
 import { WireLog } from "./wire-log.js";
 

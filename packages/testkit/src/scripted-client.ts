@@ -2,7 +2,7 @@
  * A fake client for driving an agent step by step: raw JSON-RPC (no store, no repair), every
  * message both ways in `log`, and a permission policy that can also hold requests open.
  */
-import { Connection, RequestError, type Transport } from "@acp-kit/protocol";
+import { Connection, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { asMessage, is, type WireEntry, WireLog } from "./wire-log.js";
 
 export interface PermissionOption {

@@ -1,4 +1,5 @@
-import { createInMemoryTransportPair, parseTranscript, TranscriptWriter, tapTransport } from "@acp-kit/protocol";
+import { createInMemoryTransportPair, tapTransport } from "@acp-kit/protocol/jsonrpc";
+import { parseTranscript, TranscriptWriter } from "@acp-kit/protocol/tap";
 import { describe, expect, it } from "vitest";
 import { replayTranscript } from "./replay.js";
 import { type AgentScript, agentText, v2Turn } from "./scenario.js";

@@ -3,7 +3,8 @@
  * checks judge and what their evidence quotes. Bounded: past `maxEntries` entries or
  * `maxBytes` of payload the oldest entries are dropped (the count of dropped ones is kept).
  */
-import type { TranscriptSide, WireEvent, WireTap } from "@acp-kit/protocol";
+import type { WireEvent, WireTap } from "@acp-kit/protocol/jsonrpc";
+import type { TranscriptSide } from "@acp-kit/protocol/tap";
 
 export interface WireEntry {
   /** 1-based position in the conversation (also counts dropped entries). */

@@ -1,7 +1,7 @@
 // The client process: spawns examples/agent-process.ts and talks to it over its stdio.
 // Run: tsx packages/transport-stdio/examples/spawn.ts
 import { fileURLToPath } from "node:url";
-import { Connection } from "@acp-kit/protocol";
+import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 
 const script = fileURLToPath(new URL("agent-process.ts", import.meta.url));

@@ -1,7 +1,7 @@
 // An agent served over WebSocket behind a bearer token, and a Node client that connects to it.
 // Run: tsx packages/transport-ws/examples/server.ts
 import { defineAgent } from "@acp-kit/agent";
-import { Connection } from "@acp-kit/protocol";
+import { Connection } from "@acp-kit/protocol/jsonrpc";
 import { bearerToken, connectWebSocket, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 
 const token = process.env.ACP_TOKEN ?? "example-token";

@@ -1,4 +1,6 @@
-import { enumShapeOf, isCatchAllVariant, taggedUnionShapeOf } from "./schema-shapes.ts";
+import { schemaOf } from "./model/classify.ts";
+import type { Node } from "./model/nodes.ts";
+import { buildSchemaModel, forEachNode } from "./model/schema-model.ts";
 import type { AcpSchema } from "./schema-source.ts";
 import { isSchemaNode, type SchemaNode, walkSchema } from "./schema-walk.ts";
 
@@ -27,18 +29,31 @@ export const OPEN_NUMBER_TS_TYPE = "(number & {})";
 export function preprocessForTypes(schema: AcpSchema): AcpSchema {
   const copy = structuredClone(schema) as SchemaNode & AcpSchema;
   const defs = copy.$defs as Record<string, SchemaNode>;
-  // Two passes: unions and enums are recognised on the schema's own shape, before the
-  // split below moves a catch-all variant's `properties` out of its reach.
-  for (const def of Object.values(defs)) walkSchema(def, rewriteUnionsAndEnums);
+  // The schema model is built on the copy, so the catch-alls it finds are nodes of the copy. It
+  // is built before any rewrite, and the split below runs last: both move keywords around.
+  for (const node of buildSchemaModel(copy).values()) forEachNode(node, typeCatchAlls);
+  for (const def of Object.values(defs)) walkSchema(def, dropTitlesAndTypeAnyValue);
   for (const def of Object.values(defs)) walkSchema(def, splitPropertiesFromAlternatives);
   return { $schema: copy.$schema, $defs: defs } as AcpSchema;
 }
 
-function rewriteUnionsAndEnums(node: SchemaNode): void {
+function dropTitlesAndTypeAnyValue(node: SchemaNode): void {
   delete node.title;
   anyValueAsUnknown(node);
-  openEnumCatchAll(node);
-  typeCatchAllVariants(node);
+}
+
+/** The catch-alls the schema model found: an open enum's scalar branch, a tagged union's other variant. */
+function typeCatchAlls(node: Node): void {
+  if (node.kind !== "union") return;
+  if (node.tag !== undefined && node.other !== undefined) typeCatchAllVariant(sourceOf(node.other), node.tag);
+  const catchAll = node.enum?.catchAll;
+  if (catchAll !== undefined) typeOpenEnumCatchAll(sourceOf(node.untagged[catchAll]));
+}
+
+function sourceOf(node: Node | undefined): SchemaNode {
+  const schema = node === undefined ? undefined : schemaOf(node);
+  if (schema === undefined) throw new Error("codegen: a model node has no schema node behind it");
+  return schema;
 }
 
 const CONSTRAINING_KEYWORDS = [
@@ -65,22 +80,14 @@ function anyValueAsUnknown(node: SchemaNode): void {
   node.tsType = "unknown";
 }
 
-function openEnumCatchAll(node: SchemaNode): void {
-  const shape = enumShapeOf(node);
-  if (!shape?.open || shape.catchAllIndex === undefined) return;
-  const branches = (node.anyOf ?? node.oneOf) as SchemaNode[];
-  const catchAll = branches[shape.catchAllIndex] as SchemaNode;
+function typeOpenEnumCatchAll(catchAll: SchemaNode): void {
   catchAll.tsType = catchAll.type === "string" ? OPEN_STRING_TS_TYPE : OPEN_NUMBER_TS_TYPE;
 }
 
-function typeCatchAllVariants(node: SchemaNode): void {
-  const shape = taggedUnionShapeOf(node);
-  if (!shape?.open || shape.catchAllIndex === undefined) return;
-  const variant = (node.anyOf as SchemaNode[])[shape.catchAllIndex] as SchemaNode;
-  if (!isCatchAllVariant(variant, shape.tag)) return;
+function typeCatchAllVariant(variant: SchemaNode, tag: string): void {
   delete variant.not;
   const properties = variant.properties as Record<string, SchemaNode>;
-  properties[shape.tag] = { ...properties[shape.tag], tsType: CATCH_ALL_TAG_TS_TYPE };
+  properties[tag] = { ...properties[tag], tsType: CATCH_ALL_TAG_TS_TYPE };
   // `unevaluatedProperties: true` means the same as additionalProperties here: keep extra fields.
   if (variant.unevaluatedProperties === true && variant.additionalProperties === undefined)
     variant.additionalProperties = true;

@@ -1,7 +1,8 @@
 import { TARGET_PROTOCOL_VERSION } from "./emit-methods.ts";
 import { type MethodHandler, type MethodKind, methodsOf } from "./method-model.ts";
+import type { EnumValue } from "./model/nodes.ts";
+import { buildSchemaModel, enumOf, unionOf } from "./model/schema-model.ts";
 import { typeNameOf } from "./names.ts";
-import { type EnumValue, enumShapeOf, taggedUnionShapeOf } from "./schema-shapes.ts";
 import type { AcpSchema, SchemaSourceRecord } from "./schema-source.ts";
 
 /**
@@ -64,11 +65,11 @@ export function buildSurface(
   }
   const unions: Record<string, SurfaceUnion> = {};
   const enums: Record<string, SurfaceEnum> = {};
-  for (const [defName, def] of Object.entries(schema.$defs)) {
+  for (const [defName, node] of buildSchemaModel(schema)) {
     const name = typeNameOf(defName);
-    const union = taggedUnionShapeOf(def);
+    const union = unionOf(node);
     if (union) unions[name] = { tag: union.tag, variants: [...union.variants].sort(compareValues), open: union.open };
-    const enumShape = enumShapeOf(def);
+    const enumShape = enumOf(node);
     if (enumShape) enums[name] = { values: [...enumShape.values].sort(compareValues), open: enumShape.open };
   }
   return {

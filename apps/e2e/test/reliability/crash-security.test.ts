@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent } from "@acp-kit/client";
-import { ConnectionError, createInMemoryTransportPair } from "@acp-kit/protocol";
+import { ConnectionError, createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 import { bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -7,7 +7,8 @@
  */
 import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent } from "@acp-kit/client";
-import { Connection, createInMemoryTransportPair, decoders, type Logger } from "@acp-kit/protocol";
+import { decoders } from "@acp-kit/protocol";
+import { Connection, createInMemoryTransportPair, type Logger } from "@acp-kit/protocol/jsonrpc";
 import { NdjsonLineDecoder } from "@acp-kit/transport-stdio";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";

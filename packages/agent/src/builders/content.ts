@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@acp-kit/protocol";
+import type { ContentBlock } from "@acp-kit/protocol/types";
 
 /** What builders accept where the protocol wants content blocks: plain text is a text block. */
 export type ContentInput = string | ContentBlock;

@@ -3,7 +3,7 @@
  * The id is assigned once and used for every update, so chunks and upserts always land on the
  * same message.
  */
-import type { ContentBlock } from "@acp-kit/protocol";
+import type { ContentBlock } from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 import { type ContentInput, toBlock, toBlocks } from "./content.js";
 

@@ -3,7 +3,7 @@
  * clears it, a value replaces it; list fields are copied, content is wrapped, and the patch's key
  * order is what goes on the wire.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import type { UpdateOwner } from "../update-owner.js";
 import { definedFields } from "./content.js";

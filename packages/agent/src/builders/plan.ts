@@ -1,5 +1,5 @@
 /** A plan of a turn: each update replaces the plan's whole entry list. */
-import type { PlanEntry } from "@acp-kit/protocol";
+import type { PlanEntry } from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 
 /** A plan entry; `priority` defaults to `medium` and `status` to `pending`. */

@@ -4,7 +4,7 @@
  * the exit status. `capabilities.cancel` is advertised while an `onCancel` handler is set and the
  * terminal has not exited.
  */
-import type { TerminalExitStatus, TerminalSize, TerminalUpdate } from "@acp-kit/protocol";
+import type { TerminalExitStatus, TerminalSize, TerminalUpdate } from "@acp-kit/protocol/types";
 import { toBase64 } from "../base64.js";
 import type { UpdateOwner } from "../update-owner.js";
 import { definedFields } from "./content.js";

@@ -14,7 +14,7 @@ import type {
   ToolCallStatus,
   ToolCallUpdate,
   ToolKind,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 import { type ContentInput, definedFields, toBlock } from "./content.js";
 

@@ -10,17 +10,14 @@
  * replay; `session/set_mode` sets the option of category `mode`; `authenticate`/`logout` are
  * `auth/login`/`auth/logout`. Updates: see `V1SessionProjection`.
  */
-import {
-  type DecodeError,
-  type DecodeResult,
-  decoders,
-  ErrorCodes,
-  type IdleStateUpdate,
-  type Logger,
-  type NewSessionResponse,
-  type SessionConfigOption,
-  type UpdateSessionNotification,
-} from "@acp-kit/protocol";
+import { type DecodeError, type DecodeResult, decoders, ErrorCodes } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import type {
+  IdleStateUpdate,
+  NewSessionResponse,
+  SessionConfigOption,
+  UpdateSessionNotification,
+} from "@acp-kit/protocol/types";
 import {
   decodeErrorText,
   decodeV1Params,

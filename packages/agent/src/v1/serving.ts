@@ -6,14 +6,8 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import {
-  decoders,
-  type Logger,
-  negotiateVersion,
-  PROTOCOL_VERSION,
-  type Transport,
-  unsupportedProtocolVersionError,
-} from "@acp-kit/protocol";
+import { decoders, negotiateVersion, PROTOCOL_VERSION, unsupportedProtocolVersionError } from "@acp-kit/protocol";
+import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
 import {
   decodeErrorText,
   parseWire,

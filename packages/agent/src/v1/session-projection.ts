@@ -6,7 +6,7 @@
  * v1 `tool_call`, later ones `tool_call_update`s carrying the whole content list; plans lose
  * their id; agent-owned terminals and extension updates have no v1 form and are left out.
  */
-import type { ContentBlock, SessionConfigOption, SessionUpdate, ToolCallUpdate } from "@acp-kit/protocol";
+import type { ContentBlock, SessionConfigOption, SessionUpdate, ToolCallUpdate } from "@acp-kit/protocol/types";
 import {
   type ProjectedToolCall,
   type ProjectedToolCallContent,

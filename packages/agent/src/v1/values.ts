@@ -9,7 +9,7 @@ import type {
   SessionConfigOption,
   SessionConfigSelectGroup,
   SessionConfigSelectOption,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import {
   authMethodsToV1,
   configOptionToV1,

@@ -3,7 +3,7 @@
  * our raw JSON-RPC `Connection`. Every message the agent sends is recorded in wire order
  * (`client.wire`), so tests can assert on ordering between responses and notifications.
  */
-import { Connection, createInMemoryTransportPair, type Transport, type TransportSink } from "@acp-kit/protocol";
+import { Connection, createInMemoryTransportPair, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
 import { type AgentConnectionHandle, type AgentDefinition, defineAgent } from "../../src/index.js";
 
 export type WireMessage = {

@@ -3,7 +3,8 @@
  * response, the `user_message` echo under that id, `running` before the end, exactly one
  * `idle` with a defined stop reason, and nothing for the turn after it.
  */
-import { isStopReason, validatePromptResponse, validateUpdateSessionNotification } from "@acp-kit/protocol";
+import { isStopReason } from "@acp-kit/protocol";
+import { validatePromptResponse, validateUpdateSessionNotification } from "@acp-kit/protocol/decoders";
 import { asMessage, describeEntry, is, type PromptCall, type WireEntry, type WireLog } from "@acp-kit/testkit";
 import type { RowSink } from "../report.js";
 

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import { ndjsonTransport } from "@acp-kit/transport-stdio";
 import { type AcpWebSocketServer, bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 

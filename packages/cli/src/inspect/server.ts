@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Transport } from "@acp-kit/protocol";
+import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import { bearerToken, createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 import { type AgentTarget, describeTarget, type OpenedAgent, openAgent } from "../agent-target.js";
 import { inspectorScript } from "./bundle.js";

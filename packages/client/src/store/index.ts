@@ -4,7 +4,7 @@
  * @module @acp-kit/client/store
  */
 
-export type { Logger } from "@acp-kit/protocol";
+export type { Logger } from "@acp-kit/protocol/jsonrpc";
 export { decodeBase64 } from "./bytes.js";
 export { jsonEqual, patchMeta } from "./meta.js";
 export { coalescedHistory } from "./replay.js";

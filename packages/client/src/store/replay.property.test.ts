@@ -1,5 +1,5 @@
 import { compactHistory } from "@acp-kit/agent";
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { coalescedHistory } from "./replay.js";

@@ -4,7 +4,7 @@
  * (one full upsert per entity, terminals as `output` snapshots); a proxy or a persisted client
  * cache can use it the same way. Notices are live-only and are not part of it.
  */
-import type { SessionUpdate } from "@acp-kit/protocol";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type { SessionSnapshot, TimelineEntry } from "./types.js";
 
 const MESSAGE_TAGS = { user: "user_message", agent: "agent_message", thought: "agent_thought" } as const;

@@ -1,4 +1,4 @@
-import type { ContentBlock, SessionUpdate, ToolCallContent } from "@acp-kit/protocol";
+import type { ContentBlock, SessionUpdate, ToolCallContent } from "@acp-kit/protocol/types";
 import { describe, expect, it, vi } from "vitest";
 import { SessionStore } from "./session-store.js";
 import type { SessionSnapshot } from "./types.js";

@@ -6,16 +6,16 @@
  * `getSnapshot()` materializes a new immutable view only for the entities that changed since
  * the previous snapshot and reuses the others.
  */
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type {
   AvailableCommand,
   ContentBlock,
-  Logger,
   RequestPermissionRequest,
   SessionConfigOption,
   SessionUpdate,
   ToolCallContent,
   ToolCallUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import { ByteBuffer, decodeBase64 } from "./bytes.js";
 import { jsonEqual, type Meta, patchMeta, storedMeta } from "./meta.js";
 import type {

@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@acp-kit/protocol";
+import type { ContentBlock } from "@acp-kit/protocol/types";
 
 /** The concatenated text of the `text` blocks in `content` (other block types are skipped). */
 export function textOf(content: readonly ContentBlock[]): string {

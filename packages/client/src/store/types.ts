@@ -23,7 +23,7 @@ import type {
   ToolCallLocation,
   ToolCallStatus,
   ToolKind,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import type { Meta } from "./meta.js";
 
 export type { Meta };

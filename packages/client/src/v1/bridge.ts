@@ -14,16 +14,9 @@
  * What the client sends was validated on its way out, so it decodes as v2; what the agent
  * sends is decoded as v1 before it is read.
  */
-import {
-  type DecodeResult,
-  decoders,
-  ErrorCodes,
-  type Logger,
-  RequestError,
-  type ResumeSessionRequest,
-  type SessionUpdate,
-  type SetSessionConfigOptionRequest,
-} from "@acp-kit/protocol";
+import { type DecodeResult, decoders, ErrorCodes } from "@acp-kit/protocol";
+import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { ResumeSessionRequest, SessionUpdate, SetSessionConfigOptionRequest } from "@acp-kit/protocol/types";
 import {
   decodeErrorText,
   mcpServersToV1,

@@ -4,7 +4,8 @@
  * agent's messages wait to be read, as the connection's own inbound gate does), each with a
  * signal the agent's `$/cancel_request` or the connection's end aborts.
  */
-import { ErrorCodes, type Logger, RequestError } from "@acp-kit/protocol";
+import { ErrorCodes } from "@acp-kit/protocol";
+import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { decodeErrorText } from "@acp-kit/protocol/v1";
 import type { V1ClientMethod } from "./handlers.js";
 

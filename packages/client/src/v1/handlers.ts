@@ -4,7 +4,7 @@
  * registered is advertised in `initialize` (`fs.readTextFile`, `fs.writeTextFile`, and
  * `terminal` when all five terminal handlers are there), so a v1 agent never calls the rest.
  */
-import type { ClientCapabilities } from "@acp-kit/protocol";
+import type { ClientCapabilities } from "@acp-kit/protocol/types";
 import {
   type CreateTerminalRequest,
   type CreateTerminalResponse,

@@ -8,14 +8,8 @@
  * every message is translated by `V1AgentBridge`; anything else is refused with an error
  * naming both sides' versions.
  */
-import {
-  ConnectionError,
-  ConnectionErrorKinds,
-  decoders,
-  type Logger,
-  PROTOCOL_VERSION,
-  type Transport,
-} from "@acp-kit/protocol";
+import { decoders, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { parseWire, RelayTransport, readField, PROTOCOL_VERSION as V1_PROTOCOL_VERSION } from "@acp-kit/protocol/v1";
 import type { V1AgentBridge } from "./bridge.js";
 import { type V1ClientHandlers, v1ClientCapabilities } from "./handlers.js";

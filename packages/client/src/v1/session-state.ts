@@ -10,7 +10,7 @@ import type {
   ContentChunk,
   SessionConfigOption,
   SessionUpdate,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import {
   configOptionToV2,
   MODE_CONFIG_ID,

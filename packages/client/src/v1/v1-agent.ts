@@ -3,7 +3,7 @@
  * bridge and the value mappings. `NegotiatingTransport` imports this module on that answer, so
  * a bundler splits it off and a v2-only app never loads it.
  */
-import type { Logger } from "@acp-kit/protocol";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { decoders as v1Decoders, type WireMessage } from "@acp-kit/protocol/v1";
 import { V1AgentBridge } from "./bridge.js";
 import type { V1ClientHandlers } from "./handlers.js";

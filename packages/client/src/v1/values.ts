@@ -5,7 +5,7 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionCapabilities,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/types";
 import {
   authMethodsToV2,
   toolCallToV2,

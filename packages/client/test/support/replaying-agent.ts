@@ -5,14 +5,14 @@
  * `compactHistory`, an implementation independent of the client's store) and the current state.
  */
 import { compactHistory } from "@acp-kit/agent";
+import { sessionNotFoundError } from "@acp-kit/protocol";
 import {
   Connection,
   ConnectionError,
   createInMemoryTransportPair,
   type InMemoryTransport,
-  type SessionUpdate,
-  sessionNotFoundError,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export class ReplayingAgent {
   readonly sessionId = "s";

@@ -4,7 +4,8 @@
  * reported agent-initiated work is iterated from the start, so the run records, per handle, the
  * result it settled with and the updates its iterator yielded.
  */
-import { RequestError, type SessionUpdate } from "@acp-kit/protocol";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
+import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { type ClientSession, connectToAgent, type ForegroundWork, type Turn } from "../../src/index.js";
 import { deferred, flush, ScriptedAgent } from "./scripted-agent.js";
 

@@ -9,7 +9,7 @@ import {
   type InMemoryTransport,
   type RequestContext,
   RequestError,
-} from "@acp-kit/protocol";
+} from "@acp-kit/protocol/jsonrpc";
 
 export interface Received {
   method: string;

@@ -1,3 +1,10 @@
+/**
+ * The wire tap's companions: the JSONL transcript writer and reader (the format `acp-kit record`
+ * writes and `acp-kit replay` reads) and the optional OpenTelemetry trace context.
+ *
+ * @module @acp-kit/protocol/tap
+ */
+
 export {
   type TraceApi,
   type TraceContextOptions,

@@ -1,6 +1,6 @@
 // Leaf checks: a primitive node becomes one boolean expression over a variable and the phrase
 // used in its failure message ("must be <expect>").
-import { type PrimitiveNode, UnsupportedSchemaError } from "./model.ts";
+import { type PrimitiveNode, UnsupportedSchemaError } from "../model/nodes.ts";
 
 export interface Check {
   /** A boolean JavaScript expression testing the variable named `x`. */

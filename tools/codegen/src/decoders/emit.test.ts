@@ -7,9 +7,9 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
+import { UnsupportedSchemaError } from "../model/nodes.ts";
 import { loadPinnedSchema } from "../schema-source.ts";
 import { emitDecoders } from "./emit.ts";
-import { UnsupportedSchemaError } from "./model.ts";
 
 const runtime = pathToFileURL(resolve(import.meta.dirname, "../../../../packages/protocol/src/decode/index.ts")).href;
 const scratch = mkdtempSync(join(tmpdir(), "acp-kit-decoders-"));

@@ -2,6 +2,7 @@
 // schema $def, and tables of both keyed by wire method. The code is written against the small
 // runtime in packages/protocol/src/decode/.
 import { methodsOf } from "../method-model.ts";
+import { buildSchemaModel } from "../model/schema-model.ts";
 import { typeNameOf } from "../names.ts";
 import type { AcpSchema } from "../schema-source.ts";
 import { DecoderCompiler } from "./compiler.ts";
@@ -26,12 +27,6 @@ const RUNTIME_VALUES = [
   "codePointLength",
 ];
 const RUNTIME_TYPES = ["FailureSnapshot", "JsonRecord", "DecodeResult"];
-
-function defsOf(schema: Record<string, unknown>): Record<string, Record<string, unknown>> {
-  const defs = schema.$defs;
-  if (typeof defs !== "object" || defs === null) throw new Error("codegen: the schema has no $defs");
-  return defs as Record<string, Record<string, unknown>>;
-}
 
 function publicApi(def: string, fn: string): string {
   const type = typeNameOf(def);
@@ -82,10 +77,10 @@ function methodTables(schema: AcpSchema): string {
 
 /** `runtime` is the import path of src/decode/index.js as seen from the generated file. */
 export function emitDecoders(schema: Record<string, unknown>, runtime = "../decode/index.js"): string {
-  const defs = defsOf(schema);
-  const compiler = new DecoderCompiler(defs);
+  const model = buildSchemaModel(schema);
+  const compiler = new DecoderCompiler(model);
   const api: string[] = [];
-  for (const def of Object.keys(defs)) api.push(publicApi(def, compiler.defFunction(def)));
+  for (const def of model.keys()) api.push(publicApi(def, compiler.defFunction(def)));
   const internals = compiler.code;
   const tables = methodTables(schema as unknown as AcpSchema);
   const body = `${internals}\n\n${api.join("\n\n")}\n\n${tables}\n`;
@@ -93,7 +88,6 @@ export function emitDecoders(schema: Record<string, unknown>, runtime = "../deco
   const values = RUNTIME_VALUES.filter(used);
   const types = RUNTIME_TYPES.filter(used);
   return [
-    "/* eslint-disable */",
     "// Internal functions take (value, strict) and return the decoded value or FAIL; see",
     "// src/decode/failure.ts for how the failure path and message are kept.",
     'import type * as T from "./types.js";',

@@ -3,8 +3,8 @@
  * beside the live wire log. Loaded by the page `acp-kit inspect` serves on 127.0.0.1.
  */
 import { type ClientSession, connectToAgent, type Turn } from "@acp-kit/client";
-import type { RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol";
-import { tapTransport } from "@acp-kit/protocol";
+import { tapTransport } from "@acp-kit/protocol/jsonrpc";
+import type { RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol/types";
 import { connectWebSocket } from "@acp-kit/transport-ws";
 import { escapeHtml, sessionHtml, statusText } from "./render.js";
 import { WireView } from "./wire-view.js";

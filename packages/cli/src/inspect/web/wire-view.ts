@@ -1,5 +1,5 @@
 /** The live wire log: every payload in and out, filterable by text and direction, bounded. */
-import type { WireEvent } from "@acp-kit/protocol";
+import type { WireEvent } from "@acp-kit/protocol/jsonrpc";
 import { escapeHtml } from "./render.js";
 
 const MAX_ROWS = 2000;
