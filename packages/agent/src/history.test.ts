@@ -1,6 +1,5 @@
-import { type SessionUpdate, validateSessionUpdate } from "@acp-kit/protocol";
+import { encodeBase64, type SessionUpdate, validateSessionUpdate } from "@acp-kit/protocol";
 import { describe, expect, it } from "vitest";
-import { toBase64 } from "./base64.js";
 import { compactHistory } from "./history.js";
 
 const u = (update: Record<string, unknown>) => update as unknown as SessionUpdate;
@@ -95,8 +94,8 @@ describe("compactHistory", () => {
   it("turns terminal chunks into one output snapshot of the concatenated bytes", () => {
     const history = [
       u({ sessionUpdate: "terminal_update", terminalId: "x", command: "ls" }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64(new Uint8Array([0xc3])) }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64(new Uint8Array([0xa9])) }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64(new Uint8Array([0xc3])) }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64(new Uint8Array([0xa9])) }),
       u({ sessionUpdate: "terminal_update", terminalId: "x", exitStatus: { exitCode: 0 } }),
     ];
     expect(compactHistory(history)).toEqual([
@@ -105,7 +104,7 @@ describe("compactHistory", () => {
         terminalId: "x",
         command: "ls",
         exitStatus: { exitCode: 0 },
-        output: { data: toBase64("é") },
+        output: { data: encodeBase64("é") },
       },
     ]);
   });
@@ -167,7 +166,7 @@ describe("compactHistory", () => {
         toolCallId: "t",
         content: { type: "content", content: text("1") },
       }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64("hi") }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64("hi") }),
     ];
     const once = compactHistory(history);
     expect(compactHistory(once)).toEqual(once);

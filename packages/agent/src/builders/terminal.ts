@@ -4,8 +4,7 @@
  * the exit status. `capabilities.cancel` is advertised while an `onCancel` handler is set and the
  * terminal has not exited.
  */
-import type { SessionUpdate, TerminalExitStatus, TerminalSize } from "@acp-kit/protocol";
-import { toBase64 } from "../base64.js";
+import { encodeBase64, type SessionUpdate, type TerminalExitStatus, type TerminalSize } from "@acp-kit/protocol";
 import type { UpdateOwner } from "../update-owner.js";
 import type { Detached } from "./tool-call.js";
 
@@ -81,14 +80,14 @@ export class TerminalBuilder {
   /** Appends output bytes (a string is sent as its UTF-8 bytes). */
   write(data: Uint8Array | string): Promise<void> {
     return this.#owner.emit(
-      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) } as SessionUpdate,
+      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: encodeBase64(data) } as SessionUpdate,
       "terminal.write",
     );
   }
 
   /** Replaces everything shown so far with this snapshot. */
   replaceOutput(data: Uint8Array | string): Promise<void> {
-    return this.#send({ output: { data: toBase64(data) } }, "terminal.replaceOutput");
+    return this.#send({ output: { data: encodeBase64(data) } }, "terminal.replaceOutput");
   }
 
   resize(size: TerminalSize): Promise<void> {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ContentList } from "./history-content.js";
+import { ContentList } from "./content-list.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 

@@ -5,6 +5,8 @@
  * 200,000-chunk reply is then a few hundred strings and one array of numbers instead of 200,000
  * block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
  */
+import type { ContentBlock } from "../../generated/types.js";
+import { jsonEqual } from "../json-equal.js";
 
 const SEGMENT_PIECES = 256;
 
@@ -25,12 +27,12 @@ class TextRun {
     }
   }
 
-  appendBlocksTo(out: unknown[]): void {
+  appendBlocksTo(out: ContentBlock[]): void {
     let piece = 0;
     for (const segment of this.segments) {
       let offset = 0;
       for (let i = 0; i < SEGMENT_PIECES; i++) {
-        const length = this.lengths[piece++] as number;
+        const length = this.lengths[piece++] ?? 0;
         out.push({ type: "text", text: segment.slice(offset, offset + length) });
         offset += length;
       }
@@ -39,21 +41,19 @@ class TextRun {
   }
 }
 
-/** A block that is exactly `{ type: "text", text: string }`, nothing else. */
-function plainText(block: unknown): string | undefined {
-  if (typeof block !== "object" || block === null) return undefined;
-  const { type, text } = block as { type?: unknown; text?: unknown };
-  if (type !== "text" || typeof text !== "string") return undefined;
+/** The text of a block that is exactly `{ type: "text", text: string }`, nothing else. */
+function plainText(block: ContentBlock): string | undefined {
+  if (block.type !== "text" || typeof block.text !== "string") return undefined;
   let keys = 0;
   for (const key in block) if (Object.hasOwn(block, key) && ++keys > 2) return undefined;
-  return keys === 2 ? text : undefined;
+  return keys === 2 ? block.text : undefined;
 }
 
 export class ContentList {
-  #items: (TextRun | unknown)[] = [];
+  #items: (TextRun | ContentBlock)[] = [];
 
-  /** Appends one block (the content of a chunk). */
-  push(block: unknown): void {
+  /** Appends one block (the content of a chunk): O(1). */
+  push(block: ContentBlock): void {
     const text = plainText(block);
     if (text === undefined) {
       this.#items.push(block);
@@ -68,15 +68,17 @@ export class ContentList {
     }
   }
 
-  /** Replaces every block (an upsert's `content`). */
-  replace(blocks: readonly unknown[]): void {
+  /** Replaces every block (an upsert's `content`). Returns whether the blocks changed. */
+  replace(blocks: readonly ContentBlock[]): boolean {
+    if (jsonEqual(this.toArray(), blocks)) return false;
     this.#items = [];
     for (const block of blocks) this.push(block);
+    return true;
   }
 
   /** The blocks, as new objects for the plain text ones. */
-  toArray(): unknown[] {
-    const out: unknown[] = [];
+  toArray(): ContentBlock[] {
+    const out: ContentBlock[] = [];
     for (const item of this.#items) {
       if (item instanceof TextRun) item.appendBlocksTo(out);
       else out.push(item);

@@ -1,0 +1,58 @@
+/** Messages: `user_message` / `agent_message` / `agent_thought` upserts and their chunks. */
+import type { ContentBlock, SessionUpdate } from "../../generated/types.js";
+import { type Meta, patchMeta } from "../meta.js";
+import { ContentList } from "./content-list.js";
+
+/** Which message ID space a message lives in (IDs are unique per kind within a session). */
+export type MessageKind = "user" | "agent" | "thought";
+
+const UPSERT_TAGS = { user: "user_message", agent: "agent_message", thought: "agent_thought" } as const;
+
+/** What a message upsert carries, whatever its kind. */
+interface MessagePatch {
+  content?: ContentBlock[] | null;
+  _meta?: unknown;
+}
+
+export class MessageState {
+  readonly type = "message";
+  /** Increments on every change a reader can see. */
+  revision = 0;
+  /** The last full `content`, with the chunks received after it appended. */
+  readonly content = new ContentList();
+  /** Stored metadata, patched by the upserts (see `patchMeta`); chunks never touch it. */
+  meta: Meta | undefined;
+
+  constructor(
+    readonly kind: MessageKind,
+    readonly messageId: string,
+  ) {}
+
+  /** An upsert: `content` replaces everything (`null` empties it), `_meta` patches. */
+  upsert(update: MessagePatch): boolean {
+    let changed = update.content !== undefined && this.content.replace(update.content ?? []);
+    const meta = patchMeta(this.meta, update._meta);
+    if (meta !== this.meta) {
+      this.meta = meta;
+      changed = true;
+    }
+    if (changed) this.revision++;
+    return changed;
+  }
+
+  /** A chunk appends its block. A chunk's `_meta` is chunk-scoped: it never patches the message. */
+  append(block: ContentBlock): void {
+    this.content.push(block);
+    this.revision++;
+  }
+
+  /** The one upsert that rebuilds this message in a fresh store. */
+  toUpdate(): SessionUpdate {
+    const update = {
+      sessionUpdate: UPSERT_TAGS[this.kind],
+      messageId: this.messageId,
+      content: this.content.toArray(),
+    };
+    return this.meta === undefined ? update : { ...update, _meta: this.meta };
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What a session has one of, each replaced or patched by its own update variant: the available
+ * commands and the config options (replaced whole), the usage (`cost` three-state) and the
+ * session info (`title`, `updatedAt` three-state, `_meta` patched). In a compacted history each
+ * sits at the position of its last update.
+ */
+import type { AvailableCommand, Cost, SessionConfigOption, SessionUpdate } from "../../generated/types.js";
+import { jsonEqual } from "../json-equal.js";
+import { type Meta, patchMeta } from "../meta.js";
+import { ExtraFields, resolvedChange, type UpdateOf } from "./patch.js";
+
+/** Where a session-level state sits in the fold's slots (it moves to the end on every update). */
+interface Positioned {
+  slot: number;
+}
+
+export class CommandsState implements Positioned {
+  readonly type = "available_commands";
+  slot = -1;
+  update: UpdateOf<"available_commands_update"> = { sessionUpdate: "available_commands_update", availableCommands: [] };
+
+  get commands(): readonly AvailableCommand[] {
+    return this.update.availableCommands;
+  }
+
+  replace(commands: readonly AvailableCommand[], meta?: UpdateOf<"available_commands_update">["_meta"]): boolean {
+    const changed = !jsonEqual(this.commands, commands);
+    this.update = { sessionUpdate: "available_commands_update", availableCommands: commands.slice() };
+    if (meta !== undefined) this.update._meta = meta;
+    return changed;
+  }
+
+  toUpdate(): SessionUpdate {
+    return this.update;
+  }
+}
+
+export class ConfigOptionsState implements Positioned {
+  readonly type = "config_options";
+  slot = -1;
+  update: UpdateOf<"config_option_update"> = { sessionUpdate: "config_option_update", configOptions: [] };
+
+  get options(): readonly SessionConfigOption[] {
+    return this.update.configOptions;
+  }
+
+  replace(options: readonly SessionConfigOption[], meta?: UpdateOf<"config_option_update">["_meta"]): boolean {
+    const changed = !jsonEqual(this.options, options);
+    this.update = { sessionUpdate: "config_option_update", configOptions: options.slice() };
+    if (meta !== undefined) this.update._meta = meta;
+    return changed;
+  }
+
+  toUpdate(): SessionUpdate {
+    return this.update;
+  }
+}
+
+export class UsageState implements Positioned {
+  readonly type = "usage";
+  slot = -1;
+
+  constructor(
+    /** The latest `usage_update`: `used` and `size` are always sent. */
+    public update: UpdateOf<"usage_update">,
+    /** `cost` as last sent (`null` cleared it); an update without one keeps it. */
+    public cost: Cost | null | undefined = update.cost,
+  ) {}
+
+  get used(): number {
+    return this.update.used;
+  }
+
+  get size(): number {
+    return this.update.size;
+  }
+
+  replace(update: UpdateOf<"usage_update">): boolean {
+    const cost = update.cost === undefined ? this.cost : update.cost;
+    const changed = this.used !== update.used || this.size !== update.size || resolvedChange(this.cost, cost);
+    this.update = update;
+    this.cost = cost;
+    return changed;
+  }
+
+  toUpdate(): SessionUpdate {
+    const { cost: _sent, ...update } = this.update;
+    return this.cost === undefined ? update : { ...update, cost: this.cost };
+  }
+}
+
+const INFO_FIELDS: ReadonlySet<string> = new Set(["sessionUpdate", "title", "updatedAt", "_meta"]);
+
+export class SessionInfoState implements Positioned {
+  readonly type = "session_info";
+  slot = -1;
+  title?: string | null;
+  updatedAt?: string | null;
+  meta: Meta | undefined;
+  readonly #extra = new ExtraFields();
+
+  patch(update: UpdateOf<"session_info_update">): boolean {
+    let changed = false;
+    if (update.title !== undefined) {
+      changed = resolvedChange(this.title, update.title) || changed;
+      this.title = update.title;
+    }
+    if (update.updatedAt !== undefined) {
+      changed = resolvedChange(this.updatedAt, update.updatedAt) || changed;
+      this.updatedAt = update.updatedAt;
+    }
+    const meta = patchMeta(this.meta, update._meta);
+    if (meta !== this.meta) {
+      this.meta = meta;
+      changed = true;
+    }
+    this.#extra.record(update, INFO_FIELDS);
+    return changed;
+  }
+
+  toUpdate(): SessionUpdate {
+    const update: UpdateOf<"session_info_update"> = { sessionUpdate: "session_info_update" };
+    if (this.title !== undefined) update.title = this.title;
+    if (this.updatedAt !== undefined) update.updatedAt = this.updatedAt;
+    if (this.meta !== undefined) update._meta = this.meta;
+    return { ...this.#extra.toObject(), ...update };
+  }
+}
