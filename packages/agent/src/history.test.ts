@@ -197,3 +197,39 @@ describe("compactHistory: compactions", () => {
     ]);
   });
 });
+
+describe("compactHistory: _meta (the one patch rule of @acp-kit/protocol)", () => {
+  it("sends no _meta for metadata that is empty: {} and every key deleted mean none", () => {
+    const history = [
+      u({ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: {} }),
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { k: 1 } }),
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { k: null } }),
+    ];
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [] },
+      { sessionUpdate: "tool_call_update", toolCallId: "t" },
+    ]);
+    expect(compactHistory(history).some((update) => "_meta" in update)).toBe(false);
+  });
+
+  it("ignores a _meta that is not an object, like an absent one", () => {
+    const history = [
+      u({ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { a: 1 } }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: "oops" }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: [1] }),
+    ];
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { a: 1 } },
+    ]);
+  });
+
+  it("keeps a __proto__ key as data: it never becomes the prototype of the replayed _meta", () => {
+    const history = [
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: JSON.parse('{"__proto__": {"injected": 1}}') }),
+    ];
+    const meta = (compactHistory(history)[0] as { _meta?: object })._meta ?? {};
+    expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+    expect("injected" in meta).toBe(false);
+    expect(Object.keys(meta)).toEqual(["__proto__"]);
+  });
+});

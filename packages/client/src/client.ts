@@ -41,7 +41,7 @@ import { NotAdvertisedError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, type SessionHost, SessionRuntime, type TurnOptions, type WorkRefs } from "./session.js";
-import { SessionStore } from "./store/session-store.js";
+import { SessionStore } from "./store/snapshot-store.js";
 import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
 
 /** What a handler of an agent request gets besides the params. */

@@ -23,8 +23,10 @@ export class CommandsState implements Positioned {
     return this.update.availableCommands;
   }
 
+  /** Returns whether the list changed (an equal list keeps the stored one, so readers keep its identity). */
   replace(commands: readonly AvailableCommand[], meta?: UpdateOf<"available_commands_update">["_meta"]): boolean {
     const changed = !jsonEqual(this.commands, commands);
+    if (!changed && jsonEqual(this.update._meta, meta)) return false;
     this.update = { sessionUpdate: "available_commands_update", availableCommands: commands.slice() };
     if (meta !== undefined) this.update._meta = meta;
     return changed;
@@ -44,8 +46,10 @@ export class ConfigOptionsState implements Positioned {
     return this.update.configOptions;
   }
 
+  /** Returns whether the list changed (an equal list keeps the stored one, so readers keep its identity). */
   replace(options: readonly SessionConfigOption[], meta?: UpdateOf<"config_option_update">["_meta"]): boolean {
     const changed = !jsonEqual(this.options, options);
+    if (!changed && jsonEqual(this.update._meta, meta)) return false;
     this.update = { sessionUpdate: "config_option_update", configOptions: options.slice() };
     if (meta !== undefined) this.update._meta = meta;
     return changed;
@@ -59,6 +63,8 @@ export class ConfigOptionsState implements Positioned {
 export class UsageState implements Positioned {
   readonly type = "usage";
   slot = -1;
+  /** Increments on every change a reader can see. */
+  revision = 0;
 
   constructor(
     /** The latest `usage_update`: `used` and `size` are always sent. */
@@ -80,6 +86,7 @@ export class UsageState implements Positioned {
     const changed = this.used !== update.used || this.size !== update.size || resolvedChange(this.cost, cost);
     this.update = update;
     this.cost = cost;
+    if (changed) this.revision++;
     return changed;
   }
 
@@ -94,6 +101,8 @@ const INFO_FIELDS: ReadonlySet<string> = new Set(["sessionUpdate", "title", "upd
 export class SessionInfoState implements Positioned {
   readonly type = "session_info";
   slot = -1;
+  /** Increments on every change a reader can see. */
+  revision = 0;
   title?: string | null;
   updatedAt?: string | null;
   meta: Meta | undefined;
@@ -115,6 +124,7 @@ export class SessionInfoState implements Positioned {
       changed = true;
     }
     this.#extra.record(update, INFO_FIELDS);
+    if (changed) this.revision++;
     return changed;
   }
 
