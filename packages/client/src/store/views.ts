@@ -104,13 +104,13 @@ class Views<State extends { readonly revision: number }, Entry> {
 }
 
 export class EntryViews {
-  readonly message = new Views(messageEntry);
-  readonly toolCall = new Views(toolCallEntry);
-  readonly terminal = new Views(terminalEntry);
-  readonly plan = new Views(planEntry);
-  readonly compaction = new Views(compactionEntry);
-  readonly info = new Views(infoEntry);
-  readonly usage = new Views(usageEntry);
+  readonly message: Views<StateOf<"message">, MessageEntry> = new Views(messageEntry);
+  readonly toolCall: Views<StateOf<"tool_call">, ToolCallEntry> = new Views(toolCallEntry);
+  readonly terminal: Views<StateOf<"terminal">, TerminalEntry> = new Views(terminalEntry);
+  readonly plan: Views<StateOf<"plan">, PlanEntry> = new Views(planEntry);
+  readonly compaction: Views<StateOf<"compaction">, CompactionEntry> = new Views(compactionEntry);
+  readonly info: Views<NonNullable<SessionFold["info"]>, SessionInfoState> = new Views(infoEntry);
+  readonly usage: Views<NonNullable<SessionFold["usage"]>, UsageState> = new Views(usageEntry);
   readonly #unknown = new WeakMap<StateOf<"unknown">, UnknownUpdateEntry>();
 
   /** The entry of any timeline entity. */
