@@ -22,7 +22,8 @@ import { SessionFold, type SessionUpdate } from "@acp-kit/protocol";
  * update appended so far), as new objects that later appends do not change.
  */
 export class HistoryFold {
-  readonly #fold = new SessionFold();
+  // Kept for the session's whole life: plain text runs as joined text, not one object per chunk.
+  readonly #fold = new SessionFold({ compactText: true });
 
   /** How many updates `updates()` would return now. */
   get length(): number {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ContentBlock } from "../../generated/types.js";
-import { ContentList } from "./content-list.js";
+import { BlockList, ContentList } from "./content-list.js";
 
 const text = (t: string): ContentBlock => ({ type: "text", text: t });
 
@@ -54,5 +54,18 @@ describe("ContentList", () => {
     const first = list.toArray();
     list.push(text("b"));
     expect(first).toEqual([text("a")]);
+  });
+
+  it("BlockList holds the same content as received: the same block objects, copied arrays", () => {
+    const list = new BlockList();
+    const a = text("a");
+    list.push(a);
+    expect(list.replace([a])).toBe(false);
+    const first = list.toArray();
+    list.push(text("b"));
+    expect(first).toEqual([a]);
+    expect(list.toArray()[0]).toBe(a);
+    expect(list.replace([text("c")])).toBe(true);
+    expect(list.toArray()).toEqual([text("c")]);
   });
 });

@@ -1,5 +1,8 @@
 /**
- * A folded message's content blocks, kept compactly for the life of the session: a streamed reply
+ * A folded message's content blocks. Two ways to keep them, behind one interface:
+ * - `BlockList` keeps the blocks as received (a read is one array copy): for a reader that reads
+ *   often, like a client's store building a snapshot per render;
+ * - `ContentList` keeps them compactly for the life of the session (the agent's history): a streamed reply
  * is mostly plain text chunks (`{ type: "text", text }` and nothing else), so runs of them keep
  * only their text, joined into segments of `SEGMENT_PIECES` chunks, plus each chunk's length. A
  * 200,000-chunk reply is then a few hundred strings and one array of numbers instead of 200,000
@@ -49,7 +52,37 @@ function plainText(block: ContentBlock): string | undefined {
   return keys === 2 ? block.text : undefined;
 }
 
-export class ContentList {
+/** The content of one message: chunks append, an upsert replaces. */
+export interface MessageContent {
+  /** Appends one block (the content of a chunk): O(1). */
+  push(block: ContentBlock): void;
+  /** Replaces every block (an upsert's `content`). Returns whether the blocks changed. */
+  replace(blocks: readonly ContentBlock[]): boolean;
+  /** The blocks, in a new array. */
+  toArray(): ContentBlock[];
+}
+
+/** The blocks as received. */
+export class BlockList implements MessageContent {
+  #blocks: ContentBlock[] = [];
+
+  push(block: ContentBlock): void {
+    this.#blocks.push(block);
+  }
+
+  replace(blocks: readonly ContentBlock[]): boolean {
+    if (jsonEqual(this.#blocks, blocks)) return false;
+    this.#blocks = blocks.slice();
+    return true;
+  }
+
+  toArray(): ContentBlock[] {
+    return this.#blocks.slice();
+  }
+}
+
+/** Plain text runs kept as joined text (see the top of this file). */
+export class ContentList implements MessageContent {
   #items: (TextRun | ContentBlock)[] = [];
 
   /** Appends one block (the content of a chunk): O(1). */

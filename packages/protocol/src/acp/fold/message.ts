@@ -1,7 +1,7 @@
 /** Messages: `user_message` / `agent_message` / `agent_thought` upserts and their chunks. */
 import type { ContentBlock, SessionUpdate } from "../../generated/types.js";
 import { type Meta, patchMeta } from "../meta.js";
-import { ContentList } from "./content-list.js";
+import type { MessageContent } from "./content-list.js";
 
 /** Which message ID space a message lives in (IDs are unique per kind within a session). */
 export type MessageKind = "user" | "agent" | "thought";
@@ -18,14 +18,14 @@ export class MessageState {
   readonly type = "message";
   /** Increments on every change a reader can see. */
   revision = 0;
-  /** The last full `content`, with the chunks received after it appended. */
-  readonly content = new ContentList();
   /** Stored metadata, patched by the upserts (see `patchMeta`); chunks never touch it. */
   meta: Meta | undefined;
 
   constructor(
     readonly kind: MessageKind,
     readonly messageId: string,
+    /** The last full `content`, with the chunks received after it appended. */
+    readonly content: MessageContent,
   ) {}
 
   /** An upsert: `content` replaces everything (`null` empties it), `_meta` patches. */

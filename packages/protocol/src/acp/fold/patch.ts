@@ -25,8 +25,10 @@ export class ExtraFields {
 
   /** Records the fields of `update` not in `known` (readers of the entity never see them). */
   record(update: object, known: ReadonlySet<string>): void {
-    for (const [key, value] of Object.entries(update)) {
-      if (known.has(key) || value === undefined) continue;
+    for (const key in update) {
+      if (known.has(key) || !Object.hasOwn(update, key)) continue;
+      const value: unknown = Reflect.get(update, key);
+      if (value === undefined) continue;
       this.#fields ??= new Map();
       this.#fields.set(key, value);
     }

@@ -13,11 +13,12 @@
  * - unknown variants are kept raw, in order.
  *
  * Appending costs O(1) amortized however long the turn: a chunk is one map lookup and one push
- * (accumulated content is never copied; see `content-list.ts`); copies are made on read.
+ * (accumulated content is never copied); copies are made on read.
  */
 import type { AvailableCommand, SessionConfigOption, SessionUpdate } from "../../generated/types.js";
 import { decodeBase64 } from "../base64.js";
 import { CompactionState } from "./compaction.js";
+import { BlockList, ContentList, type MessageContent } from "./content-list.js";
 import { type MessageKind, MessageState } from "./message.js";
 import type { UpdateOf } from "./patch.js";
 import { PlanState } from "./plan.js";
@@ -50,6 +51,12 @@ export interface SessionFoldOptions {
    * `updates()`, so a replay loses nothing and its receiver skips the same bytes.
    */
   onRejected?: (update: SessionUpdate, error: unknown) => void;
+  /**
+   * Keeps runs of plain text chunks as joined text (`content-list.ts`): far less memory for a
+   * history kept for a session's whole life, at the cost of rebuilding the blocks on each read.
+   * Default `false`: message blocks are kept as received, and a read is one array copy.
+   */
+  compactText?: boolean;
 }
 
 /** Below this many vacated slots the fold does not bother reclaiming them. */
@@ -57,6 +64,7 @@ const MIN_VACATED_TO_RECLAIM = 64;
 
 export class SessionFold {
   readonly #onRejected: SessionFoldOptions["onRejected"];
+  readonly #newContent: () => MessageContent;
   /** The history in order; `null` is a slot a session-level state moved away from. */
   #slots: (Slot | null)[] = [];
   #vacated = 0;
@@ -76,6 +84,7 @@ export class SessionFold {
 
   constructor(options: SessionFoldOptions = {}) {
     this.#onRejected = options.onRejected;
+    this.#newContent = options.compactText ? () => new ContentList() : () => new BlockList();
   }
 
   // ---- reading ----------------------------------------------------------------------------------
@@ -259,7 +268,7 @@ export class SessionFold {
     // Looked up first: the streaming hot path allocates nothing for a known message.
     return (
       this.#messages[kind].get(messageId) ??
-      this.#add(this.#messages[kind], messageId, new MessageState(kind, messageId))
+      this.#add(this.#messages[kind], messageId, new MessageState(kind, messageId, this.#newContent()))
     );
   }
 
