@@ -197,4 +197,21 @@ describe("replay equivalence (property)", () => {
       { numRuns: 300 },
     );
   });
+
+  it("a resume in the middle: the agent's compacted history of a prefix, then the rest live, equals the live store", () => {
+    fc.assert(
+      fc.property(fc.array(update, { maxLength: 40 }), fc.nat(), (updates, cut) => {
+        const split = cut % (updates.length + 1);
+        const live = new SessionStore();
+        for (const u of updates) live.apply(u);
+        const resumed = new SessionStore();
+        for (const u of compactHistory(updates.slice(0, split))) resumed.apply(u);
+        for (const u of updates.slice(split)) resumed.apply(u);
+        const { state: _a, ...expected } = history(live.getSnapshot());
+        const { state: _b, ...actual } = history(resumed.getSnapshot());
+        expect(actual).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
