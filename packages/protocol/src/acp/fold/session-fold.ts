@@ -228,6 +228,7 @@ export class SessionFold {
         return this.#info.patch(update);
       case "state_update":
       case "notice":
+        // Live state, not history: the reader keeps it (the client's store) or drops it (the agent's).
         return false;
       default:
         this.#slots.push({ type: "unknown", update: { ...update } });
@@ -277,27 +278,23 @@ export class SessionFold {
     return this.#message(kind, update.messageId).upsert(update) || existing === undefined;
   }
 
-  #terminal(terminalId: string): [TerminalState, boolean] {
-    const existing = this.#terminals.get(terminalId);
-    if (existing) return [existing, false];
-    return [this.#add(this.#terminals, terminalId, new TerminalState(terminalId)), true];
-  }
-
   #patchTerminal(update: UpdateOf<"terminal_update">): boolean {
-    const [terminal, created] = this.#terminal(update.terminalId);
+    const existing = this.#terminals.get(update.terminalId);
+    const terminal = existing ?? this.#add(this.#terminals, update.terminalId, new TerminalState(update.terminalId));
     const { output } = update;
     const bytes =
       output === undefined || output === null
         ? output
         : this.#decode(output.data, { sessionUpdate: "terminal_update", terminalId: update.terminalId, output });
-    return terminal.patch(update, bytes) || created;
+    return terminal.patch(update, bytes) || existing === undefined;
   }
 
   #appendTerminalOutput(update: UpdateOf<"terminal_output_chunk">): boolean {
-    const [terminal, created] = this.#terminal(update.terminalId);
+    const existing = this.#terminals.get(update.terminalId);
+    const terminal = existing ?? this.#add(this.#terminals, update.terminalId, new TerminalState(update.terminalId));
     // Each chunk is decoded on its own; base64 strings are never concatenated.
     const bytes = this.#decode(update.data, update);
-    return (bytes !== undefined && terminal.append(bytes)) || created;
+    return (bytes !== undefined && terminal.append(bytes)) || existing === undefined;
   }
 
   /** Decodes terminal bytes; what is not base64 is kept as `rejected` and reported. */
