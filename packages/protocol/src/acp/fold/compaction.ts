@@ -1,7 +1,6 @@
 /** Compactions: `compaction_update` patches and `compaction_summary_chunk`s. */
 import type { CompactionStatus, CompactionUpdate, ContentBlock, SessionUpdate } from "../../generated/types.js";
-import { type Meta, patchMeta } from "../meta.js";
-import { ExtraFields, resolvedChange, type UpdateOf } from "./patch.js";
+import { copyList, PatchedEntity, patchField, type UpdateOf } from "./patch.js";
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   "sessionUpdate",
@@ -16,39 +15,24 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
  * One compaction. A compaction first seen through a summary chunk is `in_progress`: that status
  * is part of its state, so the upsert that rebuilds it always carries one (`status` is required).
  */
-export class CompactionState {
+export class CompactionState extends PatchedEntity {
   readonly type = "compaction";
-  /** Increments on every change a reader can see. */
-  revision = 0;
   status: CompactionStatus = "in_progress";
   /** Our own array (chunks are pushed onto it), or `null` / `undefined` as last sent. */
   summary?: ContentBlock[] | null;
   error?: string | null;
-  meta: Meta | undefined;
-  readonly #extra = new ExtraFields();
 
-  constructor(readonly compactionId: string) {}
+  constructor(readonly compactionId: string) {
+    super();
+  }
 
   /** Applies a patch (`status` replaces; `summary`, `error` are three-state); returns whether it changed. */
   patch(update: CompactionUpdate): boolean {
     let changed = this.status !== update.status;
     this.status = update.status;
-    if (update.summary !== undefined) {
-      changed = resolvedChange(this.summary, update.summary, []) || changed;
-      this.summary = update.summary?.slice() ?? null;
-    }
-    if (update.error !== undefined) {
-      changed = resolvedChange(this.error, update.error) || changed;
-      this.error = update.error;
-    }
-    const meta = patchMeta(this.meta, update._meta);
-    if (meta !== this.meta) {
-      this.meta = meta;
-      changed = true;
-    }
-    this.#extra.record(update, KNOWN_FIELDS);
-    if (changed) this.revision++;
-    return changed;
+    changed = patchField(this, "summary", copyList(update.summary), []) || changed;
+    changed = patchField(this, "error", update.error) || changed;
+    return this.settle(update, changed, KNOWN_FIELDS);
   }
 
   /** A summary chunk appends its block: O(1). */
@@ -65,9 +49,8 @@ export class CompactionState {
       compactionId: this.compactionId,
       status: this.status,
     };
-    if (this.summary !== undefined) update.summary = this.summary?.slice() ?? null;
+    if (this.summary !== undefined) update.summary = copyList(this.summary);
     if (this.error !== undefined) update.error = this.error;
-    if (this.meta !== undefined) update._meta = this.meta;
-    return { ...this.#extra.toObject(), ...update };
+    return this.withRest(update);
   }
 }

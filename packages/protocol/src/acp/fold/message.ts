@@ -1,7 +1,7 @@
 /** Messages: `user_message` / `agent_message` / `agent_thought` upserts and their chunks. */
 import type { ContentBlock, SessionUpdate } from "../../generated/types.js";
-import { type Meta, patchMeta } from "../meta.js";
 import type { MessageContent } from "./content-list.js";
+import { PatchedEntity } from "./patch.js";
 
 /** Which message ID space a message lives in (IDs are unique per kind within a session). */
 export type MessageKind = "user" | "agent" | "thought";
@@ -14,30 +14,23 @@ interface MessagePatch {
   _meta?: unknown;
 }
 
-export class MessageState {
+/** One message. Its `_meta` is patched by the upserts only; chunks never touch it. */
+export class MessageState extends PatchedEntity {
   readonly type = "message";
-  /** Increments on every change a reader can see. */
-  revision = 0;
-  /** Stored metadata, patched by the upserts (see `patchMeta`); chunks never touch it. */
-  meta: Meta | undefined;
 
   constructor(
     readonly kind: MessageKind,
     readonly messageId: string,
     /** The last full `content`, with the chunks received after it appended. */
     readonly content: MessageContent,
-  ) {}
+  ) {
+    super();
+  }
 
   /** An upsert: `content` replaces everything (`null` empties it), `_meta` patches. */
   upsert(update: MessagePatch): boolean {
-    let changed = update.content !== undefined && this.content.replace(update.content ?? []);
-    const meta = patchMeta(this.meta, update._meta);
-    if (meta !== this.meta) {
-      this.meta = meta;
-      changed = true;
-    }
-    if (changed) this.revision++;
-    return changed;
+    // Fields of a message upsert this library does not know are not kept.
+    return this.settle(update, update.content !== undefined && this.content.replace(update.content ?? []));
   }
 
   /** A chunk appends its block. A chunk's `_meta` is chunk-scoped: it never patches the message. */

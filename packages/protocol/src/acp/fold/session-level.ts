@@ -6,8 +6,7 @@
  */
 import type { AvailableCommand, Cost, SessionConfigOption, SessionUpdate } from "../../generated/types.js";
 import { jsonEqual } from "../json-equal.js";
-import { type Meta, patchMeta } from "../meta.js";
-import { ExtraFields, resolvedChange, type UpdateOf } from "./patch.js";
+import { PatchedEntity, patchField, type UpdateOf } from "./patch.js";
 
 /** Where a session-level state sits in the fold's slots (it moves to the end on every update). */
 interface Positioned {
@@ -83,7 +82,8 @@ export class UsageState implements Positioned {
 
   replace(update: UpdateOf<"usage_update">): boolean {
     const cost = update.cost === undefined ? this.cost : update.cost;
-    const changed = this.used !== update.used || this.size !== update.size || resolvedChange(this.cost, cost);
+    const changed =
+      this.used !== update.used || this.size !== update.size || !jsonEqual(this.cost ?? null, cost ?? null);
     this.update = update;
     this.cost = cost;
     if (changed) this.revision++;
@@ -98,41 +98,22 @@ export class UsageState implements Positioned {
 
 const INFO_FIELDS: ReadonlySet<string> = new Set(["sessionUpdate", "title", "updatedAt", "_meta"]);
 
-export class SessionInfoState implements Positioned {
+export class SessionInfoState extends PatchedEntity implements Positioned {
   readonly type = "session_info";
   slot = -1;
-  /** Increments on every change a reader can see. */
-  revision = 0;
   title?: string | null;
   updatedAt?: string | null;
-  meta: Meta | undefined;
-  readonly #extra = new ExtraFields();
 
   patch(update: UpdateOf<"session_info_update">): boolean {
-    let changed = false;
-    if (update.title !== undefined) {
-      changed = resolvedChange(this.title, update.title) || changed;
-      this.title = update.title;
-    }
-    if (update.updatedAt !== undefined) {
-      changed = resolvedChange(this.updatedAt, update.updatedAt) || changed;
-      this.updatedAt = update.updatedAt;
-    }
-    const meta = patchMeta(this.meta, update._meta);
-    if (meta !== this.meta) {
-      this.meta = meta;
-      changed = true;
-    }
-    this.#extra.record(update, INFO_FIELDS);
-    if (changed) this.revision++;
-    return changed;
+    let changed = patchField(this, "title", update.title);
+    changed = patchField(this, "updatedAt", update.updatedAt) || changed;
+    return this.settle(update, changed, INFO_FIELDS);
   }
 
   toUpdate(): SessionUpdate {
     const update: UpdateOf<"session_info_update"> = { sessionUpdate: "session_info_update" };
     if (this.title !== undefined) update.title = this.title;
     if (this.updatedAt !== undefined) update.updatedAt = this.updatedAt;
-    if (this.meta !== undefined) update._meta = this.meta;
-    return { ...this.#extra.toObject(), ...update };
+    return this.withRest(update);
   }
 }

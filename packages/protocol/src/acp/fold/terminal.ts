@@ -7,9 +7,8 @@ import type {
   TerminalUpdate,
 } from "../../generated/types.js";
 import { encodeBase64 } from "../base64.js";
-import { type Meta, patchMeta } from "../meta.js";
 import { ByteBuffer } from "./byte-buffer.js";
-import { ExtraFields, resolvedChange, type UpdateOf } from "./patch.js";
+import { PatchedEntity, patchField, type UpdateOf } from "./patch.js";
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set([
   "sessionUpdate",
@@ -28,10 +27,8 @@ const KNOWN_FIELDS: ReadonlySet<string> = new Set([
  * bytes: a snapshot replaces all of them, each chunk is decoded on its own and appended (base64
  * strings are never concatenated).
  */
-export class TerminalState {
+export class TerminalState extends PatchedEntity {
   readonly type = "terminal";
-  /** Increments on every change a reader can see. */
-  revision = 0;
   command?: string | null;
   cwd?: string | null;
   exitStatus?: TerminalExitStatus | null;
@@ -41,37 +38,21 @@ export class TerminalState {
   output: ByteBuffer | null | undefined;
   /** The `_meta` of the last output snapshot, until a chunk changes the bytes. */
   outputMeta: { [key: string]: unknown } | null | undefined;
-  meta: Meta | undefined;
-  readonly #extra = new ExtraFields();
 
-  constructor(readonly terminalId: string) {}
+  constructor(readonly terminalId: string) {
+    super();
+  }
 
   /**
    * Applies a patch. `output` is the decoded snapshot (`null` clears, `undefined` keeps: absent,
    * or not decodable, which the caller reports). Returns whether what a reader sees changed.
    */
   patch(update: TerminalUpdate, output: Uint8Array | null | undefined): boolean {
-    let changed = false;
-    if (update.command !== undefined) {
-      changed = resolvedChange(this.command, update.command) || changed;
-      this.command = update.command;
-    }
-    if (update.cwd !== undefined) {
-      changed = resolvedChange(this.cwd, update.cwd) || changed;
-      this.cwd = update.cwd;
-    }
-    if (update.exitStatus !== undefined) {
-      changed = resolvedChange(this.exitStatus, update.exitStatus) || changed;
-      this.exitStatus = update.exitStatus;
-    }
-    if (update.size !== undefined) {
-      changed = resolvedChange(this.size, update.size) || changed;
-      this.size = update.size;
-    }
-    if (update.capabilities !== undefined) {
-      changed = resolvedChange(this.capabilities, update.capabilities) || changed;
-      this.capabilities = update.capabilities;
-    }
+    let changed = patchField(this, "command", update.command);
+    changed = patchField(this, "cwd", update.cwd) || changed;
+    changed = patchField(this, "exitStatus", update.exitStatus) || changed;
+    changed = patchField(this, "size", update.size) || changed;
+    changed = patchField(this, "capabilities", update.capabilities) || changed;
     if (output === null) {
       changed = (this.output?.length ?? 0) > 0 || changed;
       this.output = null;
@@ -81,14 +62,7 @@ export class TerminalState {
       changed = this.output.replace(output) || changed;
       this.outputMeta = update.output?._meta;
     }
-    const meta = patchMeta(this.meta, update._meta);
-    if (meta !== this.meta) {
-      this.meta = meta;
-      changed = true;
-    }
-    this.#extra.record(update, KNOWN_FIELDS);
-    if (changed) this.revision++;
-    return changed;
+    return this.settle(update, changed, KNOWN_FIELDS);
   }
 
   /** An output chunk's decoded bytes, appended. Returns whether any byte was added. */
@@ -119,7 +93,6 @@ export class TerminalState {
       const data = encodeBase64(this.output.bytes());
       update.output = this.outputMeta === undefined ? { data } : { data, _meta: this.outputMeta };
     }
-    if (this.meta !== undefined) update._meta = this.meta;
-    return { ...this.#extra.toObject(), ...update };
+    return this.withRest(update);
   }
 }
