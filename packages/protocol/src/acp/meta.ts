@@ -1,15 +1,11 @@
 /**
  * The one `_meta` patch rule of acp-kit, used by the agent's history and the client's store alike.
  */
+import { isObject, setOwn } from "../decode/objects.js";
 import { jsonEqual } from "./json-equal.js";
 
 /** The `_meta` object of any protocol object. */
 export type Meta = { readonly [key: string]: unknown };
-
-/** Whether `value` is a `_meta` object: a plain object, not `null`, not an array. */
-function isMetaObject(value: unknown): value is Meta {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Applies a `_meta` patch to stored metadata (of a message, tool call, terminal, compaction or
@@ -34,7 +30,7 @@ function isMetaObject(value: unknown): value is Meta {
 export function patchMeta(current: Meta | undefined, patch: unknown): Meta | undefined {
   if (patch === undefined) return current;
   if (patch === null) return undefined;
-  if (!isMetaObject(patch)) return current;
+  if (!isObject(patch)) return current;
   let next: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(patch)) {
     const has = current !== undefined && Object.hasOwn(current, key);
@@ -45,7 +41,7 @@ export function patchMeta(current: Meta | undefined, patch: unknown): Meta | und
     } else {
       if (has && jsonEqual(current[key], value)) continue;
       next ??= { ...current };
-      Object.defineProperty(next, key, { value, writable: true, enumerable: true, configurable: true });
+      setOwn(next, key, value);
     }
   }
   if (next === undefined) return current;
