@@ -1,7 +1,7 @@
+import { encodeBase64 } from "@acp-kit/protocol";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toBase64 } from "./base64.js";
 import { compactHistory, HistoryFold } from "./history.js";
 
 const u = (update: Record<string, unknown>) => update as unknown as SessionUpdate;
@@ -25,7 +25,7 @@ const update = fc.oneof(
     .map(({ id, status }) => u({ sessionUpdate: "tool_call_update", toolCallId: id, status })),
   fc
     .record({ id: fc.constantFrom("x1"), b: fc.uint8Array({ maxLength: 3 }) })
-    .map(({ id, b }) => u({ sessionUpdate: "terminal_output_chunk", terminalId: id, data: toBase64(b) })),
+    .map(({ id, b }) => u({ sessionUpdate: "terminal_output_chunk", terminalId: id, data: encodeBase64(b) })),
   fc
     .record({ id: fc.constantFrom("c1"), t: fc.string({ maxLength: 3 }) })
     .map(({ id, t }) => u({ sessionUpdate: "compaction_summary_chunk", compactionId: id, content: text(t) })),

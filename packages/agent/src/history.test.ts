@@ -1,7 +1,7 @@
+import { encodeBase64 } from "@acp-kit/protocol";
 import { validateSessionUpdate } from "@acp-kit/protocol/decoders";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
-import { toBase64 } from "./base64.js";
 import { compactHistory } from "./history.js";
 
 const u = (update: Record<string, unknown>) => update as unknown as SessionUpdate;
@@ -96,8 +96,8 @@ describe("compactHistory", () => {
   it("turns terminal chunks into one output snapshot of the concatenated bytes", () => {
     const history = [
       u({ sessionUpdate: "terminal_update", terminalId: "x", command: "ls" }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64(new Uint8Array([0xc3])) }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64(new Uint8Array([0xa9])) }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64(new Uint8Array([0xc3])) }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64(new Uint8Array([0xa9])) }),
       u({ sessionUpdate: "terminal_update", terminalId: "x", exitStatus: { exitCode: 0 } }),
     ];
     expect(compactHistory(history)).toEqual([
@@ -106,7 +106,7 @@ describe("compactHistory", () => {
         terminalId: "x",
         command: "ls",
         exitStatus: { exitCode: 0 },
-        output: { data: toBase64("é") },
+        output: { data: encodeBase64("é") },
       },
     ]);
   });
@@ -168,7 +168,7 @@ describe("compactHistory", () => {
         toolCallId: "t",
         content: { type: "content", content: text("1") },
       }),
-      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: toBase64("hi") }),
+      u({ sessionUpdate: "terminal_output_chunk", terminalId: "x", data: encodeBase64("hi") }),
     ];
     const once = compactHistory(history);
     expect(compactHistory(once)).toEqual(once);
@@ -197,5 +197,41 @@ describe("compactHistory: compactions", () => {
     expect(compactHistory(history)).toEqual([
       { sessionUpdate: "compaction_update", compactionId: "c", status: "completed", summary: [text("A")] },
     ]);
+  });
+});
+
+describe("compactHistory: _meta (the one patch rule of @acp-kit/protocol)", () => {
+  it("sends no _meta for metadata that is empty: {} and every key deleted mean none", () => {
+    const history = [
+      u({ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: {} }),
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { k: 1 } }),
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { k: null } }),
+    ];
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [] },
+      { sessionUpdate: "tool_call_update", toolCallId: "t" },
+    ]);
+    expect(compactHistory(history).some((update) => "_meta" in update)).toBe(false);
+  });
+
+  it("ignores a _meta that is not an object, like an absent one", () => {
+    const history = [
+      u({ sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { a: 1 } }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: "oops" }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: [1] }),
+    ];
+    expect(compactHistory(history)).toEqual([
+      { sessionUpdate: "agent_message", messageId: "m", content: [], _meta: { a: 1 } },
+    ]);
+  });
+
+  it("keeps a __proto__ key as data: it never becomes the prototype of the replayed _meta", () => {
+    const history = [
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: JSON.parse('{"__proto__": {"injected": 1}}') }),
+    ];
+    const meta = (compactHistory(history)[0] as { _meta?: object })._meta ?? {};
+    expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+    expect("injected" in meta).toBe(false);
+    expect(Object.keys(meta)).toEqual(["__proto__"]);
   });
 });

@@ -4,17 +4,15 @@
  * @module @acp-kit/agent
  */
 
-export { isStopReason, type StopReason } from "@acp-kit/protocol";
+export { decodeBase64, encodeBase64, isFinalToolCallStatus, isStopReason, type StopReason } from "@acp-kit/protocol";
 export { type Agent, defineAgent } from "./agent.js";
 export type { AgentConnectionHandle } from "./agent-connection.js";
 export type { AgentDefinition, ConfigChange, SessionSetup } from "./agent-definition.js";
-export { fromBase64, toBase64 } from "./base64.js";
 export type { ContentInput } from "./builders/content.js";
 export { MessageBuilder, type MessageKind } from "./builders/message.js";
 export { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
 export { TerminalBuilder, type TerminalInit } from "./builders/terminal.js";
 export {
-  isFinalToolStatus,
   ToolCallBuilder,
   type ToolCallContentInput,
   type ToolCallInit,

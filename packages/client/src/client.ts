@@ -46,7 +46,7 @@ import type {
 import { CapabilityNotSupportedError } from "./errors.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
 import { type ClientSession, SessionEndpoint, type SessionHost, type TurnOptions, type WorkRefs } from "./session.js";
-import { SessionStore } from "./store/session-store.js";
+import { SessionStore } from "./store/snapshot-store.js";
 import { NegotiatingTransport, type V1ClientHandlers } from "./v1/index.js";
 
 /** What a handler of an agent request gets besides the params. */

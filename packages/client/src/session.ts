@@ -21,7 +21,7 @@ import { CapabilityNotSupportedError } from "./errors.js";
 import { ForegroundTracker } from "./foreground-tracker.js";
 import type { ForegroundWork } from "./foreground-work.js";
 import { checkPromptContent, type PromptInput, toPromptContent } from "./prompt-content.js";
-import { SessionStore } from "./store/session-store.js";
+import { SessionStore } from "./store/snapshot-store.js";
 import type { Turn } from "./turn.js";
 import { DEFAULT_FEED_LIMITS, type FeedLimits } from "./update-feed.js";
 

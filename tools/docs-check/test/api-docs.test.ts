@@ -11,7 +11,7 @@ const headline: [file: string, declaration: string][] = [
   ["packages/agent/src/agent-definition.ts", "export interface AgentDefinition {"],
   ["packages/agent/src/session-store.ts", "export interface SessionStore {"],
   ["packages/client/src/client.ts", "export async function connectToAgent("],
-  ["packages/client/src/store/session-store.ts", "export class SessionStore {"],
+  ["packages/client/src/store/snapshot-store.ts", "export class SessionStore {"],
   ["packages/client/src/permission.ts", "export function selectPermissionOption("],
   ["packages/transport-stdio/src/spawn-agent.ts", "export function spawnAgent("],
   ["packages/transport-stdio/src/stdio-transport.ts", "export function stdioTransport("],

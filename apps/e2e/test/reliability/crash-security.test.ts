@@ -123,7 +123,7 @@ describe("security", { timeout: 20_000 }, () => {
     await peer.close();
   });
 
-  it("keeps prototype keys in params inert in the agent (the client store: packages/client/src/store/meta.test.ts)", async () => {
+  it("keeps prototype keys in params inert in the agent (the _meta patch both sides share: packages/protocol/src/acp/meta.test.ts)", async () => {
     const peer = rawPair();
     await peer.send({ id: 0, method: "initialize", params: { protocolVersion: 2, info } });
     const text =

@@ -4,8 +4,8 @@
  * the exit status. `capabilities.cancel` is advertised while an `onCancel` handler is set and the
  * terminal has not exited.
  */
+import { encodeBase64 } from "@acp-kit/protocol";
 import type { TerminalExitStatus, TerminalSize, TerminalUpdate } from "@acp-kit/protocol/types";
-import { toBase64 } from "../base64.js";
 import type { UpdateOwner } from "../update-owner.js";
 import { definedFields } from "./content.js";
 import type { Detached } from "./tool-call.js";
@@ -85,14 +85,14 @@ export class TerminalBuilder {
   /** Appends output bytes (a string is sent as its UTF-8 bytes). */
   write(data: Uint8Array | string): Promise<void> {
     return this.#owner.emit(
-      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: toBase64(data) },
+      { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: encodeBase64(data) },
       "terminal.write",
     );
   }
 
   /** Replaces everything shown so far with this snapshot. */
   replaceOutput(data: Uint8Array | string): Promise<void> {
-    return this.#send({ output: { data: toBase64(data) } }, "terminal.replaceOutput");
+    return this.#send({ output: { data: encodeBase64(data) } }, "terminal.replaceOutput");
   }
 
   resize(size: TerminalSize): Promise<void> {

@@ -5,6 +5,8 @@
  * advertised while an `onCancel` handler is set and the call is not final, and withdrawn when it
  * reaches a final status.
  */
+
+import { isFinalToolCallStatus } from "@acp-kit/protocol";
 import type {
   ContentBlock,
   DiffChange,
@@ -43,12 +45,6 @@ export interface ToolCallInit extends ToolCallPatch {
    * request; it should stop the work and report a final status (usually `cancelled`).
    */
   onCancel?: () => void | Promise<void>;
-}
-
-const FINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
-
-export function isFinalToolStatus(status: unknown): boolean {
-  return typeof status === "string" && FINAL_STATUSES.has(status);
 }
 
 /** Tool-call content as it is, or a content block to wrap (a `_`-prefixed type counts as the former). */
@@ -110,7 +106,7 @@ export class ToolCallBuilder {
   }
 
   get isFinal(): boolean {
-    return isFinalToolStatus(this.#status);
+    return isFinalToolCallStatus(this.#status);
   }
 
   /** Whether the call was moved into the session's background work. */
@@ -215,7 +211,7 @@ export class ToolCallBuilder {
   #send(patch: ToolCallPatch, what: string): Promise<void> {
     const update = this.#wire(patch);
     const nextStatus = patch.status === undefined ? this.#status : (patch.status ?? "pending");
-    const advertise = this.#onCancel !== undefined && !isFinalToolStatus(nextStatus);
+    const advertise = this.#onCancel !== undefined && !isFinalToolCallStatus(nextStatus);
     if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
     const sent = this.#owner.emit({ sessionUpdate: "tool_call_update", ...update }, what);
     // Only reached when the update was accepted (emit throws synchronously otherwise).
@@ -223,7 +219,7 @@ export class ToolCallBuilder {
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     this.#cancelAdvertised = advertise;
     // A background item is dropped from the snapshot only after its final status went out.
-    if (this.#detached !== undefined && isFinalToolStatus(nextStatus)) this.#detached.finished();
+    if (this.#detached !== undefined && isFinalToolCallStatus(nextStatus)) this.#detached.finished();
     return sent;
   }
 

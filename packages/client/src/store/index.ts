@@ -4,10 +4,9 @@
  * @module @acp-kit/client/store
  */
 
+export { decodeBase64, isFinalToolCallStatus, jsonEqual, patchMeta } from "@acp-kit/protocol";
 export type { Logger } from "@acp-kit/protocol/jsonrpc";
-export { decodeBase64 } from "./bytes.js";
-export { jsonEqual, patchMeta } from "./meta.js";
 export { coalescedHistory } from "./replay.js";
-export { isFinalToolCallStatus, SessionStore, type SessionStoreOptions } from "./session-store.js";
+export { SessionStore, type SessionStoreOptions } from "./snapshot-store.js";
 export { textOf } from "./text.js";
 export type * from "./types.js";

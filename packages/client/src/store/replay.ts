@@ -4,63 +4,89 @@
  * (one full upsert per entity, terminals as `output` snapshots); a proxy or a persisted client
  * cache can use it the same way. Notices are live-only and are not part of it.
  */
+import { encodeBase64, isStopReason } from "@acp-kit/protocol";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
-import type { SessionSnapshot, TimelineEntry } from "./types.js";
+import type { ForegroundState, SessionSnapshot, TimelineEntry } from "./types.js";
 
 const MESSAGE_TAGS = { user: "user_message", agent: "agent_message", thought: "agent_thought" } as const;
 
-function encodeBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-function entryUpdate(entry: TimelineEntry): Record<string, unknown> {
+function entryUpdate(entry: TimelineEntry): SessionUpdate {
   switch (entry.type) {
-    case "message": {
-      const update: Record<string, unknown> = {
+    case "message":
+      return {
         sessionUpdate: MESSAGE_TAGS[entry.kind],
         messageId: entry.messageId,
-        content: entry.content,
+        content: entry.content.slice(),
+        ...(entry.meta === undefined ? {} : { _meta: entry.meta }),
       };
-      if (entry.meta !== undefined) update._meta = entry.meta;
-      return update;
-    }
     case "tool_call": {
-      const { type: _type, meta, ...fields } = entry;
-      return meta === undefined
-        ? { sessionUpdate: "tool_call_update", ...fields }
-        : { sessionUpdate: "tool_call_update", ...fields, _meta: meta };
+      const { type: _type, meta, content, locations, ...fields } = entry;
+      return {
+        sessionUpdate: "tool_call_update",
+        ...fields,
+        content: content.slice(),
+        locations: locations.slice(),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
     }
     case "terminal": {
       const { type: _type, meta, output, ...fields } = entry;
-      const update: Record<string, unknown> = { sessionUpdate: "terminal_update", ...fields };
-      if (output.length > 0) update.output = { data: encodeBase64(output) };
-      if (meta !== undefined) update._meta = meta;
-      return update;
+      return {
+        sessionUpdate: "terminal_update",
+        ...fields,
+        ...(output.length > 0 ? { output: { data: encodeBase64(output) } } : {}),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
     }
     case "plan":
       return { sessionUpdate: "plan_update", plan: entry.plan };
     case "compaction": {
-      const { type: _type, meta, ...fields } = entry;
-      return meta === undefined
-        ? { sessionUpdate: "compaction_update", ...fields }
-        : { sessionUpdate: "compaction_update", ...fields, _meta: meta };
+      const { type: _type, meta, summary, ...fields } = entry;
+      return {
+        sessionUpdate: "compaction_update",
+        ...fields,
+        summary: summary.slice(),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
     }
     case "unknown":
       return { ...entry.update };
   }
 }
 
+/** The `state_update` that reports `state` again. */
+function stateUpdate(state: ForegroundState): SessionUpdate {
+  const rest = {
+    ...(state.background === undefined ? {} : { background: state.background.slice() }),
+    ...(state.meta === undefined ? {} : { _meta: state.meta }),
+  };
+  const { rawState, stopReason } = state;
+  if (rawState === "running" || rawState === "requires_action")
+    return { sessionUpdate: "state_update", state: rawState, ...rest };
+  if (rawState !== "idle") {
+    // A state this library does not know goes back as received: the schema types only the
+    // `_`-prefixed extensions, and a newer peer's un-prefixed value is just as opaque.
+    return { sessionUpdate: "state_update", state: rawState as `_${string}`, ...rest };
+  }
+  if (stopReason === "error")
+    return {
+      sessionUpdate: "state_update",
+      state: "idle",
+      stopReason,
+      ...(state.error === undefined ? {} : { error: state.error }),
+      ...rest,
+    };
+  if (isStopReason(stopReason)) return { sessionUpdate: "state_update", state: "idle", stopReason, ...rest };
+  return { sessionUpdate: "state_update", state: "idle", ...rest };
+}
+
 /** Updates that rebuild `snapshot` (except its live-only notices) when applied to a fresh store. */
 export function coalescedHistory(snapshot: SessionSnapshot): SessionUpdate[] {
-  const updates: Record<string, unknown>[] = snapshot.timeline.map(entryUpdate);
+  const updates = snapshot.timeline.map(entryUpdate);
   if (snapshot.availableCommands.length > 0)
-    updates.push({ sessionUpdate: "available_commands_update", availableCommands: snapshot.availableCommands });
+    updates.push({ sessionUpdate: "available_commands_update", availableCommands: snapshot.availableCommands.slice() });
   if (snapshot.configOptions.length > 0)
-    updates.push({ sessionUpdate: "config_option_update", configOptions: snapshot.configOptions });
+    updates.push({ sessionUpdate: "config_option_update", configOptions: snapshot.configOptions.slice() });
   const { meta: infoMeta, ...info } = snapshot.info;
   if (Object.keys(info).length > 0 || infoMeta !== undefined) {
     updates.push({
@@ -70,12 +96,6 @@ export function coalescedHistory(snapshot: SessionSnapshot): SessionUpdate[] {
     });
   }
   if (snapshot.usage !== undefined) updates.push({ sessionUpdate: "usage_update", ...snapshot.usage });
-  const { state: _known, rawState, meta: stateMeta, ...state } = snapshot.state;
-  updates.push({
-    sessionUpdate: "state_update",
-    state: rawState,
-    ...state,
-    ...(stateMeta === undefined ? {} : { _meta: stateMeta }),
-  });
-  return updates as SessionUpdate[];
+  updates.push(stateUpdate(snapshot.state));
+  return updates;
 }

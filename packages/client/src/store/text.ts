@@ -4,7 +4,7 @@ import type { ContentBlock } from "@acp-kit/protocol/types";
 export function textOf(content: readonly ContentBlock[]): string {
   let text = "";
   for (const block of content) {
-    if (block.type === "text") text += (block as { text: string }).text;
+    if (block.type === "text") text += block.text;
   }
   return text;
 }

@@ -5,6 +5,7 @@
  * for whatever changed and reuses the previous object for everything else, so reference
  * equality tells a renderer what changed (and `useSyncExternalStore` works as is).
  */
+import type { Meta } from "@acp-kit/protocol";
 import type {
   AcpErrorObject,
   AvailableCommand,
@@ -15,6 +16,7 @@ import type {
   NoticeSeverity,
   PlanUpdateContent,
   SessionConfigOption,
+  SessionUpdate,
   TerminalCapabilities,
   TerminalExitStatus,
   TerminalSize,
@@ -24,7 +26,6 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@acp-kit/protocol/types";
-import type { Meta } from "./meta.js";
 
 export type { Meta };
 
@@ -92,7 +93,7 @@ export interface CompactionEntry {
 /** An update variant this library does not know, kept exactly as received. */
 export interface UnknownUpdateEntry {
   readonly type: "unknown";
-  readonly update: { readonly sessionUpdate: string; readonly [key: string]: unknown };
+  readonly update: Readonly<Extract<SessionUpdate, { sessionUpdate: `_${string}` }>>;
 }
 
 /** One slot of the session's ordered history. An entity keeps the slot of its first sighting. */

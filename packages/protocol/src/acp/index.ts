@@ -10,6 +10,7 @@ export {
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from "./acp-connection.js";
+export { decodeBase64, encodeBase64 } from "./base64.js";
 export {
   AcpErrorCodes,
   authRequiredError,
@@ -19,6 +20,9 @@ export {
   sessionNotFoundError,
   unsupportedProtocolVersionError,
 } from "./errors.js";
+export { type FoldEntity, isFinalToolCallStatus, SessionFold, type SessionFoldOptions } from "./fold/index.js";
+export { jsonEqual } from "./json-equal.js";
+export { type Meta, patchMeta } from "./meta.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
 export { ACP_REQUEST_IDS } from "./request-id.js";
 export {

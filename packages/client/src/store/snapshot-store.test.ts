@@ -1,6 +1,6 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent } from "@acp-kit/protocol/types";
 import { describe, expect, it, vi } from "vitest";
-import { SessionStore } from "./session-store.js";
+import { SessionStore } from "./snapshot-store.js";
 import type { SessionSnapshot } from "./types.js";
 
 const text = (t: string): ContentBlock => ({ type: "text", text: t });
@@ -659,5 +659,29 @@ describe("metadata normalization", () => {
     ]);
     expect(s.info).toEqual({});
     expect(s.messages.agent.get("m")).not.toHaveProperty("meta");
+  });
+
+  it("a _meta that is not an object changes nothing, like an absent one (the agent's history agrees)", () => {
+    const s = run([
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: { a: 1 } }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: "ab" }),
+      u({ sessionUpdate: "agent_message", messageId: "m", _meta: [1] }),
+      u({ sessionUpdate: "session_info_update", _meta: 5 }),
+      u({ sessionUpdate: "state_update", state: "running", _meta: "x" }),
+    ]);
+    expect(s.messages.agent.get("m")?.meta).toEqual({ a: 1 });
+    expect(s.info).toEqual({});
+    expect(s.state).toEqual({ state: "running", rawState: "running" });
+  });
+
+  it("an empty _meta object is no metadata, on upserts and on snapshots alike", () => {
+    const s = run([
+      u({ sessionUpdate: "tool_call_update", toolCallId: "t", _meta: {} }),
+      u({ sessionUpdate: "notice", severity: "info", title: "n", _meta: {} }),
+      u({ sessionUpdate: "state_update", state: "running", _meta: {} }),
+    ]);
+    expect(s.toolCalls.get("t")).not.toHaveProperty("meta");
+    expect(s.notices[0]).not.toHaveProperty("meta");
+    expect(s.state).not.toHaveProperty("meta");
   });
 });

@@ -1,16 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ContentList } from "./history-content.js";
+import type { ContentBlock } from "../../generated/types.js";
+import { BlockList, ContentList } from "./content-list.js";
 
-const text = (t: string) => ({ type: "text", text: t });
+const text = (t: string): ContentBlock => ({ type: "text", text: t });
 
 describe("ContentList", () => {
   it("gives back equal blocks in order, for any mix of plain text and other blocks", () => {
-    const block = fc.oneof(
+    const block: fc.Arbitrary<ContentBlock> = fc.oneof(
       fc.string({ maxLength: 4 }).map(text),
-      fc.string({ maxLength: 4 }).map((t) => ({ type: "text", text: t, annotations: { priority: 1 } })),
-      fc.constant({ type: "image", data: "AA==", mimeType: "image/png" }),
-      fc.string({ maxLength: 2 }).map((t) => ({ text: t, type: "text" })),
+      fc.string({ maxLength: 4 }).map((t): ContentBlock => ({ type: "text", text: t, annotations: { priority: 1 } })),
+      fc.constant<ContentBlock>({ type: "image", data: "AA==", mimeType: "image/png" }),
+      fc.string({ maxLength: 2 }).map((t): ContentBlock => ({ text: t, type: "text" })),
     );
     fc.assert(
       fc.property(
@@ -53,5 +54,18 @@ describe("ContentList", () => {
     const first = list.toArray();
     list.push(text("b"));
     expect(first).toEqual([text("a")]);
+  });
+
+  it("BlockList holds the same content as received: the same block objects, copied arrays", () => {
+    const list = new BlockList();
+    const a = text("a");
+    list.push(a);
+    expect(list.replace([a])).toBe(false);
+    const first = list.toArray();
+    list.push(text("b"));
+    expect(first).toEqual([a]);
+    expect(list.toArray()[0]).toBe(a);
+    expect(list.replace([text("c")])).toBe(true);
+    expect(list.toArray()).toEqual([text("c")]);
   });
 });
