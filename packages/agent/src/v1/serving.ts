@@ -6,7 +6,7 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import { type Logger, negotiateVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
+import { type Logger, negotiateProtocolVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
 import {
   decodeInitializeRequest as decodeV1InitializeRequest,
   parseWire,
@@ -26,7 +26,7 @@ export function negotiateServedVersion(requested: number): number {
   if (requested === V1_PROTOCOL_VERSION) return V1_PROTOCOL_VERSION;
   if (requested < V1_PROTOCOL_VERSION)
     throw RequestError.unsupportedProtocolVersion(requested, AGENT_PROTOCOL_VERSIONS);
-  return negotiateVersion(requested);
+  return negotiateProtocolVersion(requested);
 }
 
 export class ServingTransport extends RelayTransport {

@@ -14,30 +14,33 @@ interface MethodChecks {
   readonly result?: Check;
 }
 
-type MethodTable = Readonly<Record<string, MethodChecks | undefined>>;
-
-// Read through the namespace (not named imports) so this module links even while the generated
+// Read through the namespace (not a named import) so this module links even while the generated
 // file is being regenerated; a missing table is reported when a method is first used. Only
 // `decoders` is read here: the validators come through the build switch in outgoing-validation.ts
 // (a bundler keeps only the namespace members that are read).
-const decoderTable = (generated as unknown as { decoders?: MethodTable }).decoders;
-const validatorTable = outgoingValidators as unknown as MethodTable | undefined;
+const decoderTable: typeof generated.decoders | undefined = generated.decoders;
 
-function lookup(table: MethodTable | undefined, method: string, part: "params" | "result", kind: string): Check {
-  const checks = table !== undefined && Object.hasOwn(table, method) ? table[method] : undefined;
-  const check = checks?.[part];
+function tableOf(table: Readonly<Record<string, MethodChecks>> | undefined): ReadonlyMap<string, MethodChecks> {
+  return new Map(table === undefined ? [] : Object.entries(table));
+}
+
+const decoderMap = tableOf(decoderTable);
+const validatorMap = tableOf(outgoingValidators);
+
+function lookup(table: ReadonlyMap<string, MethodChecks>, method: string, part: "params" | "result", kind: string): Check {
+  const check = table.get(method)?.[part];
   if (check === undefined) throw new Error(`No generated ${kind} for the ${part} of ${method}`);
   return check;
 }
 
 /** Decoder for what arrives: the params of a method we handle, or the result of one we sent. */
 export function inboundDecoder(method: string, part: "params" | "result"): Check {
-  return lookup(decoderTable, method, part, "decoder");
+  return lookup(decoderMap, method, part, "decoder");
 }
 
 /** Strict validator for what we send: params of our requests, results of our handlers. */
 export function outboundValidator(method: string, part: "params" | "result"): Check {
-  return lookup(validatorTable, method, part, "validator");
+  return lookup(validatorMap, method, part, "validator");
 }
 
 export type { DecodeError };

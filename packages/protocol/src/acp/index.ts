@@ -10,7 +10,10 @@ export {
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from "./acp-connection.js";
+export { missingElicitationMode } from "./capabilities.js";
+export { describeMissing, type MissingCapability } from "./missing-capability.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
+export { type PromptContentProblem, promptContentProblem } from "./prompt-content.js";
 export {
   type AcpSide,
   type ExtensionMethod,
@@ -31,6 +34,5 @@ export {
 export {
   isSupportedProtocolVersion,
   negotiateProtocolVersion,
-  negotiateVersion,
   unsupportedAgentVersionError,
 } from "./version.js";
