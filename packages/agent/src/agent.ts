@@ -3,13 +3,12 @@
  * number of connections, each with its own initialize state and live sessions, all sharing the
  * agent's session store.
  */
-import type { AgentCapabilities, Transport } from "@acp-kit/protocol";
+import { type AgentCapabilities, defaultValidateOutgoing, type Transport } from "@acp-kit/protocol";
 import { AgentConnection, type AgentConnectionHandle, type ResolvedAgent } from "./agent-connection.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import { AgentDefinitionError } from "./errors.js";
 import { randomIds } from "./ids.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
-import { defaultValidateOutgoing } from "./outgoing-check.js";
 import { LiveSessionCounter } from "./session-limits.js";
 
 /**

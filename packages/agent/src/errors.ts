@@ -21,19 +21,6 @@ export class SessionClosedError extends Error {
   }
 }
 
-/** A message the agent built does not match the ACP schema; it was not sent. */
-export class InvalidOutgoingMessageError extends Error {
-  override readonly name = "InvalidOutgoingMessageError";
-  /** JSON path of the offending field inside the message params, e.g. `/update/status`. */
-  readonly path: string;
-  readonly method: string;
-  constructor(method: string, path: string, problem: string) {
-    super(`Refused to send invalid ${method}: ${path || "(root)"}: ${problem}`);
-    this.method = method;
-    this.path = path;
-  }
-}
-
 /** The client did not advertise the capability a request needs; nothing was sent. */
 export class CapabilityNotSupportedError extends Error {
   override readonly name = "CapabilityNotSupportedError";

@@ -25,7 +25,6 @@ export {
   AgentDefinitionError,
   CapabilityNotSupportedError,
   DuplicateIdError,
-  InvalidOutgoingMessageError,
   SessionClosedError,
   TurnEndedError,
 } from "./errors.js";

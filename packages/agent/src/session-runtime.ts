@@ -12,6 +12,8 @@
  */
 import {
   type AvailableCommand,
+  type ClientNotifications,
+  type ClientRequests,
   type ContentBlock,
   type Logger,
   type McpServer,
@@ -303,12 +305,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
    * throw synchronously, so nothing is sent; the promise says how the request ended:
    * `{ ok: false }` when it was withdrawn because the run was cancelled or ended.
    */
-  clientRequest(
+  clientRequest<M extends keyof ClientRequests>(
     run: WorkRun,
-    method: string,
-    params: unknown,
+    method: M,
+    params: ClientRequests[M]["params"],
     blocking: boolean,
-  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  ): Promise<{ ok: true; value: ClientRequests[M]["result"] } | { ok: false }> {
     if (run.ended) throw new TurnEndedError(method);
     this.#assertRunOpen();
     this.#services.sender.check(method, "params", params);
@@ -318,12 +320,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     return this.#awaitClient(run, method, params, blocking);
   }
 
-  async #awaitClient(
+  async #awaitClient<M extends keyof ClientRequests>(
     run: WorkRun,
-    method: string,
-    params: unknown,
+    method: M,
+    params: ClientRequests[M]["params"],
     blocking: boolean,
-  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  ): Promise<{ ok: true; value: ClientRequests[M]["result"] } | { ok: false }> {
     const abort = new AbortController();
     run.pendingRequests.add(abort);
     run.blockers += blocking ? 1 : 0;
@@ -334,7 +336,7 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     } catch (error) {
       // Withdrawn (cancel, turn end), or lost with the connection (whose end cancels the run,
       // whichever of the two the connection reports first): it reads as cancelled.
-      if (abort.signal.aborted || run.cancelRequested || this.#services.peer.closed) return { ok: false };
+      if (abort.signal.aborted || run.cancelRequested || this.#services.peer.isClosed) return { ok: false };
       throw error;
     } finally {
       run.pendingRequests.delete(abort);
@@ -353,7 +355,12 @@ export class SessionRuntime implements AgentSession, TurnHost, UpdateOwner {
     }
   }
 
-  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void> {
+  notifyClient<M extends keyof ClientNotifications>(
+    run: WorkRun,
+    method: M,
+    params: ClientNotifications[M]["params"],
+    what: string,
+  ): Promise<void> {
     if (run.ended) throw new TurnEndedError(what);
     this.#assertRunOpen();
     this.#services.sender.check(method, "params", params);

@@ -3,7 +3,16 @@
  * builders for everything a turn emits. Every builder refuses to send after the turn's idle
  * (`TurnEndedError`), so nothing of a turn can leak past its end.
  */
-import type { ContentBlock, PermissionOption, SessionUpdate, UsageUpdate } from "@acp-kit/protocol";
+import type {
+  ClientNotifications,
+  ClientRequests,
+  ContentBlock,
+  CreateElicitationRequest,
+  PermissionOption,
+  RequestPermissionRequest,
+  SessionUpdate,
+  UsageUpdate,
+} from "@acp-kit/protocol";
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import { PlanBuilder, type PlanEntryInput } from "./builders/plan.js";
@@ -151,13 +160,18 @@ export interface TurnHost {
   claimId(space: IdSpace, id: string): string;
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
   recordFromRun(run: WorkRun, update: SessionUpdate): void;
-  clientRequest(
+  clientRequest<M extends keyof ClientRequests>(
     run: WorkRun,
-    method: string,
-    params: unknown,
+    method: M,
+    params: ClientRequests[M]["params"],
     blocking: boolean,
-  ): Promise<{ ok: true; value: unknown } | { ok: false }>;
-  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
+  ): Promise<{ ok: true; value: ClientRequests[M]["result"] } | { ok: false }>;
+  notifyClient<M extends keyof ClientNotifications>(
+    run: WorkRun,
+    method: M,
+    params: ClientNotifications[M]["params"],
+    what: string,
+  ): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
   detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached;
@@ -289,7 +303,7 @@ export class TurnImpl implements Turn, UpdateOwner {
     const options = request.options ?? DEFAULT_PERMISSION_OPTIONS;
     const ids = new Set(options.map((o) => o.optionId));
     if (ids.size !== options.length) throw new TypeError("turn.requestPermission: optionId values must be unique");
-    const params: Record<string, unknown> = { sessionId: this.sessionId, title: request.title, options: [...options] };
+    const params: RequestPermissionRequest = { sessionId: this.sessionId, title: request.title, options: [...options] };
     if (request.description !== undefined) params.description = request.description;
     if (request.subject !== undefined) params.subject = request.subject;
     if (request._meta !== undefined) params._meta = request._meta;
@@ -302,15 +316,18 @@ export class TurnImpl implements Turn, UpdateOwner {
   async elicit(request: ElicitationRequest): Promise<ElicitationResult> {
     this.#assertActive("turn.elicit");
     assertElicitationMode(request.mode, this.client.capabilities);
-    const params: Record<string, unknown> = { sessionId: this.sessionId, mode: request.mode, message: request.message };
-    if (request.toolCallId !== undefined) params.toolCallId = request.toolCallId;
-    if (request._meta !== undefined) params._meta = request._meta;
+    const scope = {
+      sessionId: this.sessionId,
+      message: request.message,
+      ...(request.toolCallId === undefined ? {} : { toolCallId: request.toolCallId }),
+      ...(request._meta === undefined ? {} : { _meta: request._meta }),
+    };
     let elicitationId: string | undefined;
-    if (request.mode === "form") params.requestedSchema = request.requestedSchema;
+    let params: CreateElicitationRequest;
+    if (request.mode === "form") params = { ...scope, mode: "form", requestedSchema: request.requestedSchema };
     else {
       elicitationId = request.elicitationId ?? this.#host.newId("elicitation");
-      params.elicitationId = elicitationId;
-      params.url = request.url;
+      params = { ...scope, mode: "url", elicitationId, url: request.url };
     }
     const outcome = await this.#host.clientRequest(this.#run, "elicitation/create", params, request.blocking ?? true);
     return interpretElicitationResponse(outcome.ok ? outcome.value : undefined, elicitationId);

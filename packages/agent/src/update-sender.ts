@@ -3,8 +3,7 @@
  * Validation runs before anything else, so an invalid update is neither recorded nor sent.
  */
 import type { Logger, SessionUpdate } from "@acp-kit/protocol";
-import type { OutgoingCheck } from "./outgoing-check.js";
-import type { Peer } from "./peer.js";
+import type { OutgoingCheck, Peer } from "./peer.js";
 import type { SessionStore } from "./session-store.js";
 
 /** Updates that are not history: foreground snapshots and notices are never replayed. */
@@ -23,8 +22,8 @@ export class UpdateSender {
     this.#logger = logger;
   }
 
-  /** Throws `InvalidOutgoingMessageError` for an invalid message of `method` (when validation is on). */
-  check(method: string, part: "params" | "result", value: unknown): void {
+  /** Throws what the connection would refuse the params of `method` with (see `OutgoingCheck`). */
+  check(method: string, part: "params", value: unknown): void {
     this.#check?.(method, part, value);
   }
 

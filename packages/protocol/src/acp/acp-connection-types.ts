@@ -59,8 +59,12 @@ export interface AcpNotificationContext<S extends AcpSide> {
   readonly connection: AcpConnection<S>;
 }
 
-export type Params<Table, M extends keyof Table> = Table[M] extends { params: infer P } ? P : never;
-export type Result<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;
+/** The params of `M` in a method table (indexed, so that `Table[M]["params"]` written elsewhere is the same type). */
+export type Params<Table extends Readonly<Record<string, { readonly params: unknown }>>, M extends keyof Table> =
+  Table[M]["params"];
+/** The result of request `M` in a method table. */
+export type Result<Table extends Readonly<Record<string, { readonly result: unknown }>>, M extends keyof Table> =
+  Table[M]["result"];
 
 export type AcpRequestHandler<S extends AcpSide, M extends keyof HandledRequests<S>> = (
   params: Params<HandledRequests<S>, M>,
