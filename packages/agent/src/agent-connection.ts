@@ -158,9 +158,7 @@ export class AgentConnection implements AgentConnectionHandle {
     conn.onRequest("session/list", (p) => this.#handle("session/list", () => sessions.listSessions(p)));
     conn.onRequest("session/resume", (p) => this.#handle("session/resume", () => sessions.resumeSession(p)));
     conn.onRequest("session/close", (p) => this.#handle("session/close", () => sessions.closeSession(p.sessionId)));
-    conn.onRequest("session/delete", (p) =>
-      this.#handle("session/delete", () => sessions.deleteSession(p.sessionId)),
-    );
+    conn.onRequest("session/delete", (p) => this.#handle("session/delete", () => sessions.deleteSession(p.sessionId)));
     conn.onRequest("session/prompt", (p) =>
       this.#handle("session/prompt", () => {
         const session = sessions.get(p.sessionId);

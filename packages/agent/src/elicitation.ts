@@ -47,7 +47,8 @@ export type ElicitationResult =
  */
 export function assertElicitationMode(mode: string, capabilities: ClientCapabilities | undefined): void {
   const missing = missingElicitationMode(mode, capabilities ?? {});
-  if (missing !== undefined) throw new CapabilityNotSupportedError(missing.capability ?? missing.requirement, describeMissing(missing));
+  if (missing !== undefined)
+    throw new CapabilityNotSupportedError(missing.capability ?? missing.requirement, describeMissing(missing));
 }
 
 /** The result a decoded answer stands for (`undefined`: withdrawn, read as `cancel`). */
@@ -60,7 +61,9 @@ export function interpretElicitationResponse(
     case "accept": {
       const content = "content" in response ? response.content : undefined;
       return withId(
-        content !== null && content !== undefined ? { action: "accept" as const, content } : { action: "accept" as const },
+        content !== null && content !== undefined
+          ? { action: "accept" as const, content }
+          : { action: "accept" as const },
       );
     }
     case "decline":

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { ConnectionError } from "@acp-kit/protocol";
+import { afterEach, describe, expect, it } from "vitest";
 import type { Turn } from "../src/index.js";
 import { gate, type Started, startWithSession } from "./support/harness.js";
 

@@ -73,7 +73,7 @@ describe("permission requests", () => {
     const s = (running = await startWithSession(
       {
         prompt: async (turn) => {
-          await turn.requestPermission({ title: "q" }).catch((error: unknown) => failure.open(error));
+          await turn.requestPermission({ title: "q" }).then(failure.open, failure.open);
         },
       },
       { onPermission: () => ({ outcome: "selected" }) },

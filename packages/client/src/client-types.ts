@@ -156,4 +156,3 @@ export interface AcpClient {
   /** Settles when the connection ends: `undefined` for a clean close, else why it failed. */
   readonly closed: Promise<ConnectionError | undefined>;
 }
-

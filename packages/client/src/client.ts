@@ -151,7 +151,11 @@ class Client implements AcpClient, SessionHost {
     this.connection = connection;
     this.#options = options;
     this.logger = options.logger;
-    this.#updates = new UpdateRouting(this.#sessions, options.logger, options.maxEarlyUpdates ?? DEFAULT_MAX_EARLY_UPDATES);
+    this.#updates = new UpdateRouting(
+      this.#sessions,
+      options.logger,
+      options.maxEarlyUpdates ?? DEFAULT_MAX_EARLY_UPDATES,
+    );
     this.closed = connection.closed;
     const handlers: ClientHandlers = options.handlers ?? {};
     connection.onNotification("session/update", (params) => this.#updates.route(params));

@@ -6,7 +6,13 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import { type Logger, negotiateProtocolVersion, PROTOCOL_VERSION, RequestError, type Transport } from "@acp-kit/protocol";
+import {
+  type Logger,
+  negotiateProtocolVersion,
+  PROTOCOL_VERSION,
+  RequestError,
+  type Transport,
+} from "@acp-kit/protocol";
 import {
   decodeInitializeRequest as decodeV1InitializeRequest,
   parseWire,

@@ -60,11 +60,15 @@ export interface AcpNotificationContext<S extends AcpSide> {
 }
 
 /** The params of `M` in a method table (indexed, so that `Table[M]["params"]` written elsewhere is the same type). */
-export type Params<Table extends Readonly<Record<string, { readonly params: unknown }>>, M extends keyof Table> =
-  Table[M]["params"];
+export type Params<
+  Table extends Readonly<Record<string, { readonly params: unknown }>>,
+  M extends keyof Table,
+> = Table[M]["params"];
 /** The result of request `M` in a method table. */
-export type Result<Table extends Readonly<Record<string, { readonly result: unknown }>>, M extends keyof Table> =
-  Table[M]["result"];
+export type Result<
+  Table extends Readonly<Record<string, { readonly result: unknown }>>,
+  M extends keyof Table,
+> = Table[M]["result"];
 
 export type AcpRequestHandler<S extends AcpSide, M extends keyof HandledRequests<S>> = (
   params: Params<HandledRequests<S>, M>,
@@ -82,4 +86,3 @@ export type ExtNotificationHandler<S extends AcpSide> = (
   params: unknown,
   context: AcpNotificationContext<S>,
 ) => void | PromiseLike<void>;
-

@@ -7,6 +7,13 @@
  * Every request, either way, is checked against what `initialize` advertised (capabilities.ts).
  */
 
+import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
+import { METHODS } from "../generated/methods.js";
+import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
+import type { Disposable } from "../jsonrpc/disposable.js";
+import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
+import type { Logger } from "../jsonrpc/logger.js";
+import type { Transport } from "../jsonrpc/transport.js";
 import type {
   AcpConnectionOptions,
   AcpNotificationHandler,
@@ -17,13 +24,6 @@ import type {
   Params,
   Result,
 } from "./acp-connection-types.js";
-import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
-import { METHODS } from "../generated/methods.js";
-import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
-import type { Disposable } from "../jsonrpc/disposable.js";
-import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
-import type { Logger } from "../jsonrpc/logger.js";
-import type { Transport } from "../jsonrpc/transport.js";
 import type { Advertised } from "./advertised.js";
 import { type AcpRequests, missingCapability } from "./capabilities.js";
 import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
@@ -43,6 +43,7 @@ import {
 } from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
 import { type ResultParser, resultParser } from "./result-parser.js";
+
 export type {
   AcpConnectionOptions,
   AcpNotificationContext,

@@ -35,15 +35,25 @@ const AUTH: AuthMethod[] = [
 ];
 
 /** An agent that advertises `capabilities` and answers every method; counts what reached a handler. */
-function agentSide(transport: ReturnType<typeof createInMemoryTransportPair>[0], capabilities: AgentCapabilities, authMethods: AuthMethod[]) {
+function agentSide(
+  transport: ReturnType<typeof createInMemoryTransportPair>[0],
+  capabilities: AgentCapabilities,
+  authMethods: AuthMethod[],
+) {
   const agent = new AcpConnection("agent", transport, { validateOutgoing: true });
   const handled: string[] = [];
   agent.onRequest("initialize", () => ({ protocolVersion: 2, info, capabilities, authMethods }));
-  agent.onRequest("session/new", () => (handled.push("session/new"), { sessionId: "s1" }));
-  agent.onRequest("session/delete", () => (handled.push("session/delete"), {}));
-  agent.onRequest("session/prompt", () => (handled.push("session/prompt"), { messageId: "m1" }));
-  agent.onRequest("auth/login", () => (handled.push("auth/login"), {}));
-  agent.onRequest("auth/logout", () => (handled.push("auth/logout"), {}));
+  const handle =
+    <T>(method: AgentMethod, result: T) =>
+    () => {
+      handled.push(method);
+      return result;
+    };
+  agent.onRequest("session/new", handle("session/new", { sessionId: "s1" }));
+  agent.onRequest("session/delete", handle("session/delete", {}));
+  agent.onRequest("session/prompt", handle("session/prompt", { messageId: "m1" }));
+  agent.onRequest("auth/login", handle("auth/login", {}));
+  agent.onRequest("auth/logout", handle("auth/logout", {}));
   agent.listen();
   cleanups.push(() => agent.close());
   return { agent, handled };
@@ -87,7 +97,14 @@ async function answeredByTypedAgent(capabilities: AgentCapabilities, authMethods
   return { answer: await ask(2, call.method, call.params), handled };
 }
 
-const cases: { name: string; capabilities: AgentCapabilities; authMethods?: AuthMethod[]; call: Call; code: number; requirement: RegExp }[] = [
+const cases: {
+  name: string;
+  capabilities: AgentCapabilities;
+  authMethods?: AuthMethod[];
+  call: Call;
+  code: number;
+  requirement: RegExp;
+}[] = [
   {
     name: "session/new without session",
     capabilities: {},
@@ -112,7 +129,10 @@ const cases: { name: string; capabilities: AgentCapabilities; authMethods?: Auth
   {
     name: "an http MCP server without session.mcp.http",
     capabilities: { session: { mcp: { stdio: {} } } },
-    call: { method: "session/new", params: { cwd: "/w", mcpServers: [{ type: "http", name: "m", url: "https://m.example" }] } },
+    call: {
+      method: "session/new",
+      params: { cwd: "/w", mcpServers: [{ type: "http", name: "m", url: "https://m.example" }] },
+    },
     code: -32602,
     requirement: /session\.mcp\.http$/,
   },
@@ -121,7 +141,13 @@ const cases: { name: string; capabilities: AgentCapabilities; authMethods?: Auth
     capabilities: { session: { prompt: { audio: {} } } },
     call: {
       method: "session/prompt",
-      params: { sessionId: "s1", prompt: [{ type: "text", text: "look" }, { type: "image", data: "AA==", mimeType: "image/png" }] },
+      params: {
+        sessionId: "s1",
+        prompt: [
+          { type: "text", text: "look" },
+          { type: "image", data: "AA==", mimeType: "image/png" },
+        ],
+      },
     },
     code: -32602,
     requirement: /session\.prompt\.image$/,
@@ -148,7 +174,9 @@ describe("capability requirements, both directions", () => {
     it(`${c.name}: refused locally by the sender, answered ${c.code} by the handler's side`, async () => {
       const sent = await sentByTypedClient(c.capabilities, c.authMethods ?? [], c.call);
       expect(sent.outcome).toMatchObject({ name: "ConnectionError", kind: "invalid_outgoing" });
-      expect(sent.outcome).toMatchObject({ details: { method: c.call.method, requirement: expect.stringMatching(c.requirement) } });
+      expect(sent.outcome).toMatchObject({
+        details: { method: c.call.method, requirement: expect.stringMatching(c.requirement) },
+      });
       expect(sent.handled).toEqual([]);
       const received = await answeredByTypedAgent(c.capabilities, c.authMethods ?? [], c.call);
       expect(received.answer?.error?.code).toBe(c.code);
@@ -163,15 +191,32 @@ describe("capability requirements, both directions", () => {
     agent.listen();
     const client = new AcpConnection("client", tc, { validateOutgoing: true });
     let asked = 0;
-    client.onRequest("elicitation/create", () => (asked++, { action: "cancel" }));
+    client.onRequest("elicitation/create", () => {
+      asked++;
+      return { action: "cancel" };
+    });
     client.listen();
-    cleanups.push(() => agent.close(), () => client.close());
+    cleanups.push(
+      () => agent.close(),
+      () => client.close(),
+    );
     await client.request("initialize", { protocolVersion: 2, info, capabilities: { elicitation: { url: {} } } });
-    const params = { sessionId: "s1", mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } as const;
+    const params = {
+      sessionId: "s1",
+      mode: "form",
+      message: "Name?",
+      requestedSchema: { type: "object", properties: {} },
+    } as const;
     expect(() => agent.assertSendable("elicitation/create", params)).toThrow(/clientCapabilities\.elicitation\.form/);
     await expect(agent.request("elicitation/create", params)).rejects.toMatchObject({ kind: "invalid_outgoing" });
     expect(asked).toBe(0);
-    const url = { sessionId: "s1", mode: "url", message: "Log in", elicitationId: "e1", url: "https://x.example" } as const;
+    const url = {
+      sessionId: "s1",
+      mode: "url",
+      message: "Log in",
+      elicitationId: "e1",
+      url: "https://x.example",
+    } as const;
     await expect(agent.request("elicitation/create", url)).resolves.toEqual({ action: "cancel" });
     expect(asked).toBe(1);
   });
@@ -231,7 +276,10 @@ describe("capability requirements, both directions", () => {
         method: fc.constant("session/prompt" as const),
         params: fc.record({ sessionId: fc.constant("s1"), prompt: fc.array(block, { minLength: 1, maxLength: 3 }) }),
       }),
-      fc.record({ method: fc.constant("auth/login" as const), params: fc.record({ methodId: fc.constantFrom("key", "tui", "zz") }) }),
+      fc.record({
+        method: fc.constant("auth/login" as const),
+        params: fc.record({ methodId: fc.constantFrom("key", "tui", "zz") }),
+      }),
       fc.record({ method: fc.constant("auth/logout" as const), params: fc.constant({}) }),
     );
     await fc.assert(

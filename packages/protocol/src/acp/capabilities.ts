@@ -89,7 +89,12 @@ const REQUIREMENTS: { readonly [M in keyof AcpRequests]?: Requirement<M> } = {
   "session/delete": sessionMethod("session/delete", (_params, session) =>
     isAdvertised(session.delete)
       ? undefined
-      : { method: "session/delete", side: "agent", requirement: "agentCapabilities.session.delete", capability: "session.delete" },
+      : {
+          method: "session/delete",
+          side: "agent",
+          requirement: "agentCapabilities.session.delete",
+          capability: "session.delete",
+        },
   ),
   "session/prompt": sessionMethod("session/prompt", promptRequirement),
   "session/set_config_option": sessionMethod("session/set_config_option"),
@@ -97,7 +102,8 @@ const REQUIREMENTS: { readonly [M in keyof AcpRequests]?: Requirement<M> } = {
   "terminal/cancel": sessionMethod("terminal/cancel"),
   "auth/login": (params, advertised) =>
     advertised.agent && missingAuthMethod("auth/login", advertised.agent.authMethods, params.methodId),
-  "auth/logout": (_params, advertised) => advertised.agent && missingAuthMethod("auth/logout", advertised.agent.authMethods),
+  "auth/logout": (_params, advertised) =>
+    advertised.agent && missingAuthMethod("auth/logout", advertised.agent.authMethods),
   "elicitation/create": (params, advertised) =>
     advertised.client && missingElicitationMode(String(params.mode), advertised.client),
 };

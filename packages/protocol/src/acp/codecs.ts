@@ -27,7 +27,12 @@ function tableOf(table: Readonly<Record<string, MethodChecks>> | undefined): Rea
 const decoderMap = tableOf(decoderTable);
 const validatorMap = tableOf(outgoingValidators);
 
-function lookup(table: ReadonlyMap<string, MethodChecks>, method: string, part: "params" | "result", kind: string): Check {
+function lookup(
+  table: ReadonlyMap<string, MethodChecks>,
+  method: string,
+  part: "params" | "result",
+  kind: string,
+): Check {
   const check = table.get(method)?.[part];
   if (check === undefined) throw new Error(`No generated ${kind} for the ${part} of ${method}`);
   return check;

@@ -50,5 +50,7 @@ export function agentAdvertisement(result: unknown): AgentAdvertisement & { read
 
 /** The version an `initialize` request asked for, when it names one. */
 export function initializeRequestedVersion(params: unknown): unknown {
-  return typeof params === "object" && params !== null && "protocolVersion" in params ? params.protocolVersion : undefined;
+  return typeof params === "object" && params !== null && "protocolVersion" in params
+    ? params.protocolVersion
+    : undefined;
 }
