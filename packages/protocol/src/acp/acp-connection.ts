@@ -25,15 +25,9 @@ import type {
   Result,
 } from "./acp-connection-types.js";
 import type { Advertised } from "./advertised.js";
-import { type AcpRequests, missingCapability } from "./capabilities.js";
-import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
+import { type Check, outboundValidator } from "./codecs.js";
 import { invalidParamsError, tooDeepError } from "./inbound-errors.js";
-import {
-  agentAdvertisement,
-  clientAdvertisement,
-  initializeRequestedVersion,
-  readInitializeParams,
-} from "./initialize.js";
+import { agentAdvertisement, clientAdvertisement, initializeRequestedVersion } from "./initialize.js";
 import { describeMissing, type MissingCapability, missingCapabilityError } from "./missing-capability.js";
 import {
   defaultValidateOutgoing,
@@ -42,7 +36,8 @@ import {
   outgoingValidationUnavailableError,
 } from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
-import { type ResultParser, resultParser } from "./result-parser.js";
+import { resultParser } from "./result-parser.js";
+import { type SideTables, tablesOf } from "./side-tables.js";
 
 export type {
   AcpConnectionOptions,
@@ -70,14 +65,7 @@ interface MethodEntry {
   readonly kind: string;
 }
 const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHODS));
-const requestMethods: ReadonlySet<string> = new Set(
-  Object.values(METHODS).flatMap((entry) => (entry.kind === "request" ? [entry.method] : [])),
-);
 const INITIALIZE = METHODS.initialize.method;
-
-function isAcpRequest(method: string): method is keyof AcpRequests {
-  return requestMethods.has(method);
-}
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
@@ -97,14 +85,16 @@ export class AcpConnection<S extends AcpSide> {
   readonly #logger: Logger;
   readonly #maxDepth: number;
   readonly #refuse: (missing: MissingCapability) => Error;
-  /** Result parsers of the requests this side sent so far (each method checked as sendable once). */
-  readonly #resultParsers = new Map<string, ResultParser>();
+  readonly #tables: SideTables<S>;
+  /** Requests this side sent so far (each checked as one the peer handles once). */
+  readonly #knownRequests = new Set<string>();
   /** Notifications this side sent so far (each checked as one the peer handles once). */
   readonly #knownNotifications = new Set<string>();
   #advertised: Advertised = { agent: undefined, client: undefined };
 
   constructor(side: S, transport: Transport, options: AcpConnectionOptions = {}) {
     this.side = side;
+    this.#tables = tablesOf(side);
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -163,7 +153,12 @@ export class AcpConnection<S extends AcpSide> {
    * it does anything else (record, wait); sending checks again.
    */
   assertSendable(method: string, params: unknown): void {
-    this.#checkOutgoing(method, methodTable.get(method)?.kind === "notification" ? "notification" : "request", params);
+    const kind = methodTable.get(method)?.kind === "notification" ? "notification" : "request";
+    this.#checkSendable(method, kind, params);
+    if (kind === "request" && this.#isSentRequest(method)) {
+      const missing = this.#missingOfUntyped(method, params);
+      if (missing !== undefined) throw this.#refuse(missing);
+    }
   }
 
   /**
@@ -176,20 +171,18 @@ export class AcpConnection<S extends AcpSide> {
     params: Params<SentRequests<S>, M>,
     options?: RequestOptions,
   ): Promise<Result<SentRequests<S>, M>> {
-    let parse: ResultParser;
+    let parse: (result: unknown) => Result<SentRequests<S>, M>;
     try {
-      this.#checkOutgoing(method, "request", params);
-      parse = this.#resultParser(method);
+      this.#checkSendable(method, "request", params);
+      const missing = this.#tables.sentRequirements[method]?.(params, this.#advertised);
+      if (missing !== undefined) throw this.#refuse(missing);
+      parse = resultParser(method, this.#tables.sentRequests[method].result);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.side === "client" && method === INITIALIZE) return this.#sendInitialize(method, params, parse, options);
     // Decoded inside the settlement of the JSON-RPC request: no extra promise hop per call.
-    const sent =
-      this.side === "client" && method === INITIALIZE
-        ? this.#sendInitialize(params, parse, options)
-        : this.#connection.requestParsed(method, params, parse, options);
-    // The result was decoded by the generated table the method's result type is generated from.
-    return sent as Promise<Result<SentRequests<S>, M>>;
+    return this.#connection.requestParsed(method, params, parse, options);
   }
 
   /** Sends a notification the peer handles. It is checked first (see `assertSendable`). */
@@ -198,7 +191,7 @@ export class AcpConnection<S extends AcpSide> {
     params: Params<SentNotifications<S>, M>,
   ): Promise<void> {
     try {
-      this.#checkOutgoing(method, "notification", params);
+      this.#checkSendable(method, "notification", params);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -217,41 +210,45 @@ export class AcpConnection<S extends AcpSide> {
     return this.#connection.notify(method, params);
   }
 
-  /** Known methods are checked once (hot path); params are validated (when on) and checked against the advertisements. */
-  #checkOutgoing(method: string, kind: "request" | "notification", params: unknown): void {
-    const known = kind === "request" ? this.#resultParsers.has(method) : this.#knownNotifications.has(method);
-    if (!known) {
+  /** A known method is checked once (hot path); params are validated when that is on. */
+  #checkSendable(method: string, kind: "request" | "notification", params: unknown): void {
+    const known = kind === "request" ? this.#knownRequests : this.#knownNotifications;
+    if (!known.has(method)) {
       this.#assertKnown(method, kind, this.side === "agent" ? "client" : "agent");
-      if (kind === "notification") this.#knownNotifications.add(method);
+      known.add(method);
     }
     if (this.#validateOutgoing) {
       const checked = outboundValidator(method, "params")(params);
       if (!checked.ok) throw invalidOutgoingError(method, "params", checked.error);
     }
-    const missing = this.#missing(method, params);
-    if (missing !== undefined) throw this.#refuse(missing);
   }
 
-  #resultParser(method: string): ResultParser {
-    let parse = this.#resultParsers.get(method);
-    if (parse === undefined) {
-      parse = resultParser(method);
-      this.#resultParsers.set(method, parse);
-    }
-    return parse;
+  #isSentRequest(method: string): method is keyof SentRequests<S> & string {
+    const entry = methodTable.get(method);
+    return entry?.kind === "request" && entry.handledBy === (this.side === "agent" ? "client" : "agent");
   }
 
-  /** What a request of `method` needs that its handler's side did not advertise. */
-  #missing(method: string, params: unknown): MissingCapability | undefined {
-    if (!isAcpRequest(method)) return undefined;
-    // `params` are this method's: validated or decoded by the table its param type is generated from.
-    return missingCapability(method, params as AcpRequests[typeof method]["params"], this.#advertised);
+  /** The requirement check for params that come untyped: read through the method's decoder first. */
+  #missingOfUntyped<M extends keyof SentRequests<S> & string>(
+    method: M,
+    params: unknown,
+  ): MissingCapability | undefined {
+    const requirement = this.#tables.sentRequirements[method];
+    if (requirement === undefined) return undefined;
+    const decoded = this.#tables.sentRequests[method].params(params);
+    // Params that do not even decode are the peer's to refuse (-32602): nothing to check here.
+    return decoded.ok ? requirement(decoded.value, this.#advertised) : undefined;
   }
 
   /** The client's `initialize`: what it advertises is known at once, the agent's with the answer. */
-  async #sendInitialize(params: unknown, parse: ResultParser, options: RequestOptions | undefined): Promise<unknown> {
+  async #sendInitialize<R>(
+    method: string,
+    params: unknown,
+    parse: (result: unknown) => R,
+    options: RequestOptions | undefined,
+  ): Promise<R> {
     const client = clientAdvertisement(params);
-    const result = await this.#connection.requestParsed(INITIALIZE, params, parse, options);
+    const result = await this.#connection.requestParsed(method, params, parse, options);
     const { protocolVersion, capabilities, authMethods } = agentAdvertisement(result);
     const error = unsupportedAgentVersionError(initializeRequestedVersion(params), protocolVersion);
     if (error !== undefined) {
@@ -272,17 +269,16 @@ export class AcpConnection<S extends AcpSide> {
   onRequest<M extends keyof HandledRequests<S> & string>(method: M, handler: AcpRequestHandler<S, M>): Disposable {
     this.#assertKnown(method, "request", this.side);
     const initialize = this.side === "agent" && method === INITIALIZE;
-    const decode: Check = initialize ? readInitializeParams : inboundDecoder(method, "params");
+    const decode = this.#tables.handledRequests[method].params;
+    const requirement = this.#tables.handledRequirements[method];
     const validateResult = this.#validateOutgoing ? outboundValidator(method, "result") : undefined;
     return this.#connection.onRequest(method, (params, context) => {
       if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
       const decoded = decode(params);
       if (!decoded.ok) throw invalidParamsError(method, decoded.error);
-      const missing = this.#missing(method, decoded.value);
+      const missing = requirement?.(decoded.value, this.#advertised);
       if (missing !== undefined) throw missingCapabilityError(missing);
-      // Decoded by the generated table the handler's param type is generated from.
-      const typed = decoded.value as Params<HandledRequests<S>, M>;
-      const result = handler(typed, this.#requestContext(context));
+      const result = handler(decoded.value, this.#requestContext(context));
       const checked = validateResult === undefined ? result : this.#checkResult(method, validateResult, result);
       return initialize ? this.#answeredInitialize(params, checked) : checked;
     });
@@ -294,7 +290,7 @@ export class AcpConnection<S extends AcpSide> {
     handler: AcpNotificationHandler<S, M>,
   ): Disposable {
     this.#assertKnown(method, "notification", this.side);
-    const decode = inboundDecoder(method, "params");
+    const decode = this.#tables.handledNotifications[method].params;
     return this.#connection.onNotification(method, (params, context) => {
       if (exceedsDepth(params, this.#maxDepth)) {
         this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
@@ -309,9 +305,7 @@ export class AcpConnection<S extends AcpSide> {
         });
         return;
       }
-      // Decoded by the generated table the handler's param type is generated from.
-      const typed = decoded.value as Params<HandledNotifications<S>, M>;
-      return handler(typed, { method, signal: context.signal, connection: this });
+      return handler(decoded.value, { method, signal: context.signal, connection: this });
     });
   }
 

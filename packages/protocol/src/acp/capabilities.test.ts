@@ -4,7 +4,7 @@
 // and its handler never runs.
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentCapabilities, AuthMethod } from "../generated/types.js";
+import type { AgentCapabilities, AuthMethod, ContentBlock, McpServer } from "../generated/types.js";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
 import { AcpConnection } from "./acp-connection.js";
 import type { AcpRequests } from "./capabilities.js";
@@ -249,11 +249,11 @@ describe("capability requirements, both directions", () => {
       },
       { requiredKeys: [] },
     );
-    const block = fc.constantFrom(
-      { type: "text", text: "t" } as const,
-      { type: "image", data: "AA==", mimeType: "image/png" } as const,
-      { type: "audio", data: "AA==", mimeType: "audio/wav" } as const,
-      { type: "resource_link", uri: "file:///a", name: "a" } as const,
+    const block = fc.constantFrom<ContentBlock>(
+      { type: "text", text: "t" },
+      { type: "image", data: "AA==", mimeType: "image/png" },
+      { type: "audio", data: "AA==", mimeType: "audio/wav" },
+      { type: "resource_link", uri: "file:///a", name: "a" },
     );
     const call: fc.Arbitrary<Call> = fc.oneof(
       fc.record({
@@ -261,11 +261,11 @@ describe("capability requirements, both directions", () => {
         params: fc.record(
           {
             cwd: fc.constant("/w"),
-            additionalDirectories: fc.constantFrom([], ["/x"]),
-            mcpServers: fc.constantFrom(
+            additionalDirectories: fc.constantFrom<string[]>([], ["/x"]),
+            mcpServers: fc.constantFrom<McpServer[]>(
               [],
-              [{ type: "stdio" as const, name: "s", command: "/bin/s", args: [], env: [] }],
-              [{ type: "http" as const, name: "h", url: "https://h.example", headers: [] }],
+              [{ type: "stdio", name: "s", command: "/bin/s", args: [], env: [] }],
+              [{ type: "http", name: "h", url: "https://h.example", headers: [] }],
             ),
           },
           { requiredKeys: ["cwd"] },

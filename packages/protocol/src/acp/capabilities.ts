@@ -3,6 +3,7 @@
  * by wire method, for the requests of both directions. The typed connection consults it before
  * every request it sends (a local refusal, nothing sent) and every request it handles (answered
  * -32601 or -32602, see missing-capability.ts), once `initialize` told what each side advertised.
+ * The connection reads the table through side-tables.ts, typed by the methods of its side.
  */
 import type { AgentRequests, ClientRequests } from "../generated/methods.js";
 import type { ClientCapabilities, PromptRequest, SessionCapabilities } from "../generated/types.js";
@@ -79,7 +80,8 @@ export function missingElicitationMode(mode: string, client: ClientCapabilities)
   };
 }
 
-const REQUIREMENTS: { readonly [M in keyof AcpRequests]?: Requirement<M> } = {
+/** The table: each request that needs something advertised, keyed by wire method. */
+export const REQUIREMENTS: { readonly [M in keyof AcpRequests]?: Requirement<M> } = {
   "session/new": sessionMethod("session/new", (params, session) => missingEnvironment("session/new", params, session)),
   "session/resume": sessionMethod("session/resume", (params, session) =>
     missingEnvironment("session/resume", params, session),
@@ -107,13 +109,3 @@ const REQUIREMENTS: { readonly [M in keyof AcpRequests]?: Requirement<M> } = {
   "elicitation/create": (params, advertised) =>
     advertised.client && missingElicitationMode(String(params.mode), advertised.client),
 };
-
-/** What `params` of `method` need that is not advertised, or `undefined` (also when nothing is known yet). */
-export function missingCapability<M extends keyof AcpRequests>(
-  method: M,
-  params: AcpRequests[M]["params"],
-  advertised: Advertised,
-): MissingCapability | undefined {
-  const requirement: Requirement<M> | undefined = REQUIREMENTS[method];
-  return requirement?.(params, advertised);
-}
