@@ -11,7 +11,7 @@ import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
 import { METHODS } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
-import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
+import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
 import type { Logger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type {
@@ -28,7 +28,7 @@ import type { Advertised } from "./advertised.js";
 import { type Check, outboundValidator } from "./codecs.js";
 import { invalidParamsError, tooDeepError } from "./inbound-errors.js";
 import { agentAdvertisement, clientAdvertisement, initializeRequestedVersion } from "./initialize.js";
-import { describeMissing, type MissingCapability, missingCapabilityError } from "./missing-capability.js";
+import { type MissingCapability, missingCapabilityError, unadvertisedRefusal } from "./missing-capability.js";
 import {
   defaultValidateOutgoing,
   invalidOutgoingError,
@@ -71,12 +71,6 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
-function defaultRefusal(missing: MissingCapability): Error {
-  return new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, `Refusing to send ${describeMissing(missing)}`, {
-    details: { method: missing.method, requirement: missing.requirement },
-  });
-}
-
 export class AcpConnection<S extends AcpSide> {
   /** Which end this is. */
   readonly side: S;
@@ -98,7 +92,7 @@ export class AcpConnection<S extends AcpSide> {
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.#refuse = options.refuseUnadvertised ?? defaultRefusal;
+    this.#refuse = options.refuseUnadvertised ?? unadvertisedRefusal;
     const connectionOptions: ConnectionOptions = { logger: options.logger ?? {} };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
     if (options.tap !== undefined) connectionOptions.tap = options.tap;

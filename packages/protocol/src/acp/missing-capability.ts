@@ -2,7 +2,7 @@
  * A request that needs something its handler's side did not advertise at `initialize`, as data:
  * the sending side refuses it locally, the handling side answers it with an error.
  */
-import { RequestError } from "../jsonrpc/errors.js";
+import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
 import { clipText } from "../jsonrpc/limits.js";
 import type { AcpSide } from "./sides.js";
 
@@ -36,5 +36,12 @@ export function missingCapabilityError(missing: MissingCapability): RequestError
   return RequestError.invalidParams(clipText(describeMissing(missing)), {
     path: clipText(missing.path),
     requirement: clipText(missing.requirement),
+  });
+}
+
+/** The sending side's default refusal: a `ConnectionError` of kind `invalid_outgoing` (nothing was sent). */
+export function unadvertisedRefusal(missing: MissingCapability): ConnectionError {
+  return new ConnectionError(ConnectionErrorKinds.InvalidOutgoing, `Refusing to send ${describeMissing(missing)}`, {
+    details: { method: missing.method, requirement: missing.requirement },
   });
 }
