@@ -221,6 +221,22 @@ describe("capability requirements, both directions", () => {
     expect(asked).toBe(1);
   });
 
+  it("assertSendable throws synchronously what sending would be refused with, and sends nothing", async () => {
+    const [ta, tc] = createInMemoryTransportPair();
+    const { handled } = agentSide(ta, {}, []);
+    const client = new AcpConnection("client", tc, { validateOutgoing: true });
+    client.listen();
+    cleanups.push(() => client.close());
+    await client.request("initialize", { protocolVersion: 2, info, capabilities: {} });
+    expect(() => client.assertSendable("session/list", { cursor: 5 })).toThrow(
+      expect.objectContaining({ kind: "invalid_outgoing", details: expect.objectContaining({ path: "/cursor" }) }),
+    );
+    expect(() => client.assertSendable("session/new", { cwd: "/w" })).toThrow(/agentCapabilities\.session/);
+    expect(() => client.assertSendable("session/update", {})).toThrow(TypeError);
+    expect(() => client.assertSendable("session/cancel", { sessionId: "s1" })).not.toThrow();
+    expect(handled).toEqual([]);
+  });
+
   it("checks nothing before initialize told what each side advertised", async () => {
     const [ta, tc] = createInMemoryTransportPair();
     agentSide(ta, {}, []);

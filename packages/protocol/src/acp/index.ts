@@ -13,7 +13,7 @@ export {
 export { missingElicitationMode } from "./capabilities.js";
 export { describeMissing, type MissingCapability } from "./missing-capability.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
-export { type PromptContentProblem, promptContentProblem } from "./prompt-content.js";
+export { promptContentProblem } from "./prompt-content.js";
 export {
   type AcpSide,
   type ExtensionMethod,
