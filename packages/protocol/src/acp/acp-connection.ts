@@ -242,6 +242,7 @@ export class AcpConnection<S extends AcpSide> {
     options: RequestOptions | undefined,
   ): Promise<R> {
     const client = clientAdvertisement(params);
+    this.#advertised = { agent: this.#advertised.agent, client };
     const result = await this.#connection.requestParsed(method, params, parse, options);
     const { protocolVersion, capabilities, authMethods } = agentAdvertisement(result);
     const error = unsupportedAgentVersionError(initializeRequestedVersion(params), protocolVersion);

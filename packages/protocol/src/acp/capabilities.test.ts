@@ -237,6 +237,48 @@ describe("capability requirements, both directions", () => {
     expect(handled).toEqual([]);
   });
 
+  it("the client checks an elicitation that overtakes the initialize answer against what it sent", async () => {
+    const [ours, raw] = createInMemoryTransportPair();
+    const client = new AcpConnection("client", ours);
+    let asked = 0;
+    client.onRequest("elicitation/create", () => {
+      asked++;
+      return { action: "cancel" };
+    });
+    client.listen();
+    cleanups.push(() => client.close());
+    const received: { id?: number; method?: string; error?: { code: number } }[] = [];
+    let arrived: (() => void) | undefined;
+    raw.start({
+      message: (payload) => {
+        received.push(JSON.parse(payload));
+        arrived?.();
+      },
+      closed: () => undefined,
+    });
+    const next = () => new Promise<void>((resolve) => (arrived = resolve));
+    let sent = next();
+    const initialized = client.request("initialize", {
+      protocolVersion: 2,
+      info,
+      capabilities: { elicitation: { url: {} } },
+    });
+    await sent;
+    const form = {
+      sessionId: "s1",
+      mode: "form",
+      message: "Name?",
+      requestedSchema: { type: "object", properties: {} },
+    };
+    sent = next();
+    await raw.send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "elicitation/create", params: form }));
+    await sent;
+    expect(received.at(-1)).toMatchObject({ id: 7, error: { code: -32602 } });
+    expect(asked).toBe(0);
+    await raw.send(JSON.stringify({ jsonrpc: "2.0", id: received[0]?.id, result: { protocolVersion: 2, info } }));
+    await initialized;
+  });
+
   it("checks nothing before initialize told what each side advertised", async () => {
     const [ta, tc] = createInMemoryTransportPair();
     agentSide(ta, {}, []);
