@@ -8,20 +8,17 @@ import {
   type AcpConnection,
   type AgentCapabilities,
   createAgentSideConnection,
-  describeMissing,
   type InitializeRequest,
   type InitializeResponse,
   isExtensionMethod,
   type Logger,
-  type MissingCapability,
   RequestError,
   type Transport,
 } from "@acp-kit/protocol";
 import type { AgentDefinition } from "./agent-definition.js";
 import { ConnectionSessions } from "./connection-sessions.js";
-import { CapabilityNotSupportedError } from "./errors.js";
 import type { IdGenerator } from "./ids.js";
-import { outgoingCheckOf } from "./peer.js";
+import { outgoingCheckOf, refuseUnadvertised } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
 import type { LiveSessionCounter } from "./session-limits.js";
 import type { SessionServices } from "./session-runtime.js";
@@ -62,11 +59,6 @@ export interface AgentConnectionHandle {
   readonly client: ClientContext | undefined;
   /** Sessions live on this connection. */
   readonly sessions: ReadonlyMap<string, AgentSession>;
-}
-
-/** What the agent asks of a client that did not advertise it is refused locally, nothing sent. */
-function refuseUnadvertised(missing: MissingCapability): Error {
-  return new CapabilityNotSupportedError(missing.capability ?? missing.requirement, describeMissing(missing));
 }
 
 /** Methods about sessions: closed to an unauthenticated client while the agent advertises auth methods. */

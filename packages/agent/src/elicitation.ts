@@ -2,12 +2,11 @@
 import {
   type ClientCapabilities,
   type CreateElicitationResponse,
-  describeMissing,
   type ElicitationContentValue,
   type ElicitationSchema,
   missingElicitationMode,
 } from "@acp-kit/protocol";
-import { CapabilityNotSupportedError } from "./errors.js";
+import { refuseUnadvertised } from "./peer.js";
 
 interface ElicitationCommon {
   /** What the user is asked. */
@@ -47,8 +46,7 @@ export type ElicitationResult =
  */
 export function assertElicitationMode(mode: string, capabilities: ClientCapabilities | undefined): void {
   const missing = missingElicitationMode(mode, capabilities ?? {});
-  if (missing !== undefined)
-    throw new CapabilityNotSupportedError(missing.capability ?? missing.requirement, describeMissing(missing));
+  if (missing !== undefined) throw refuseUnadvertised(missing);
 }
 
 /** The result a decoded answer stands for (`undefined`: withdrawn, read as `cancel`). */

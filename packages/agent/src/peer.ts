@@ -4,7 +4,8 @@
  * the synchronous check a sender runs before it records or waits, and whether the connection
  * ended. Keeping the runtime on this narrow view keeps it independent of how the connection is built.
  */
-import type { AcpConnection } from "@acp-kit/protocol";
+import type { AcpConnection, MissingCapability } from "@acp-kit/protocol";
+import { CapabilityNotSupportedError } from "./errors.js";
 
 export type Peer = Pick<AcpConnection<"agent">, "request" | "notify" | "assertSendable" | "isClosed">;
 
@@ -19,4 +20,9 @@ export type OutgoingCheck = (method: string, part: "params", value: unknown) => 
 /** The check of `peer`, as the update sender and the session runtime run it. */
 export function outgoingCheckOf(peer: Peer): OutgoingCheck {
   return (method, _part, value) => peer.assertSendable(method, value);
+}
+
+/** What the agent asks of a client that did not advertise it is refused locally, nothing sent. */
+export function refuseUnadvertised(missing: MissingCapability): CapabilityNotSupportedError {
+  return new CapabilityNotSupportedError(missing.capability ?? missing.requirement);
 }

@@ -11,7 +11,7 @@ export {
   type ExtRequestHandler,
 } from "./acp-connection.js";
 export { missingElicitationMode } from "./capabilities.js";
-export { describeMissing, type MissingCapability } from "./missing-capability.js";
+export type { MissingCapability } from "./missing-capability.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
 export { promptContentProblem } from "./prompt-content.js";
 export {
