@@ -3,6 +3,7 @@
  * number of connections, each with its own initialize state and live sessions, all sharing the
  * agent's session store.
  */
+import { defaultValidateOutgoing } from "@acp-kit/protocol";
 import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import type { AgentCapabilities } from "@acp-kit/protocol/types";
 import { AgentConnection, type AgentConnectionHandle, type ResolvedAgent } from "./agent-connection.js";
@@ -10,7 +11,6 @@ import type { AgentDefinition } from "./agent-definition.js";
 import { AgentDefinitionError } from "./errors.js";
 import { randomIds } from "./ids.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
-import { defaultValidateOutgoing } from "./outgoing-check.js";
 import { LiveSessionCounter } from "./session-limits.js";
 
 /**

@@ -4,15 +4,19 @@
  * the whole run waits on moves the foreground to `requires_action` until it is answered; one that
  * was withdrawn (cancel, run end, lost connection) reads as `{ ok: false }`.
  */
+import type { ClientNotifications, ClientRequests } from "@acp-kit/protocol/types";
 import { TurnEndedError } from "./errors.js";
 import type { Foreground } from "./foreground.js";
 import type { SessionLink } from "./session-link.js";
 import type { WorkRun } from "./work-run.js";
 
 /** How a client request of a run ended: `{ ok: false }` when it was withdrawn. */
-export type ClientRequestOutcome = { ok: true; value: unknown } | { ok: false };
+export type ClientRequestOutcome<M extends keyof ClientRequests = keyof ClientRequests> =
+  | { ok: true; value: ClientRequests[M]["result"] }
+  | { ok: false };
 
-export class ClientRequests {
+/** A run's requests to the client (the methods are the protocol's `ClientRequests`). */
+export class RunRequests {
   readonly #link: SessionLink;
   readonly #foreground: Foreground;
   readonly #isCurrent: (run: WorkRun) => boolean;
@@ -23,7 +27,12 @@ export class ClientRequests {
     this.#isCurrent = isCurrent;
   }
 
-  request(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<ClientRequestOutcome> {
+  request<M extends keyof ClientRequests>(
+    run: WorkRun,
+    method: M,
+    params: ClientRequests[M]["params"],
+    blocking: boolean,
+  ): Promise<ClientRequestOutcome<M>> {
     if (run.ended) throw new TurnEndedError(method);
     this.#link.assertRunOpen();
     this.#link.check(method, params);
@@ -33,14 +42,24 @@ export class ClientRequests {
     return this.#await(run, method, params, blocking);
   }
 
-  notify(run: WorkRun, method: string, params: unknown, what: string): Promise<void> {
+  notify<M extends keyof ClientNotifications>(
+    run: WorkRun,
+    method: M,
+    params: ClientNotifications[M]["params"],
+    what: string,
+  ): Promise<void> {
     if (run.ended) throw new TurnEndedError(what);
     this.#link.assertRunOpen();
     this.#link.check(method, params);
     return this.#link.notify(method, params);
   }
 
-  async #await(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<ClientRequestOutcome> {
+  async #await<M extends keyof ClientRequests>(
+    run: WorkRun,
+    method: M,
+    params: ClientRequests[M]["params"],
+    blocking: boolean,
+  ): Promise<ClientRequestOutcome<M>> {
     const abort = new AbortController();
     run.pendingRequests.add(abort);
     if (blocking) this.#foreground.blocked(run);
@@ -51,7 +70,7 @@ export class ClientRequests {
     } catch (error) {
       // Withdrawn (cancel, turn end), or lost with the connection (whose end cancels the run,
       // whichever of the two the connection reports first): it reads as cancelled.
-      if (abort.signal.aborted || run.cancelRequested || peer.closed) return { ok: false };
+      if (abort.signal.aborted || run.cancelRequested || peer.isClosed) return { ok: false };
       throw error;
     } finally {
       run.pendingRequests.delete(abort);

@@ -1,6 +1,12 @@
 /** Elicitations (`elicitation/create`): forms and URLs, only in the modes the client advertised. */
-import type { ClientCapabilities, ElicitationContentValue, ElicitationSchema } from "@acp-kit/protocol/types";
-import { CapabilityNotSupportedError } from "./errors.js";
+import { missingElicitationMode } from "@acp-kit/protocol";
+import type {
+  ClientCapabilities,
+  CreateElicitationResponse,
+  ElicitationContentValue,
+  ElicitationSchema,
+} from "@acp-kit/protocol/types";
+import { refuseUnadvertised } from "./peer.js";
 
 interface ElicitationCommon {
   /** What the user is asked. */
@@ -33,30 +39,34 @@ export type ElicitationResult =
   /** Also what an unknown action or a cancelled turn reads as. */
   | { action: "cancel"; elicitationId?: string };
 
-/** Throws `CapabilityNotSupportedError` unless the client advertised `elicitation.<mode>`. */
+/**
+ * Throws `CapabilityNotSupportedError` unless the client advertised `elicitation.<mode>`
+ * (the rule of `elicitation/create` in the protocol's capability table), before anything else
+ * of the request is built.
+ */
 export function assertElicitationMode(mode: string, capabilities: ClientCapabilities | undefined): void {
-  const modes = capabilities?.elicitation as Record<string, unknown> | null | undefined;
-  const marker = modes?.[mode];
-  if (marker === undefined || marker === null || typeof marker !== "object") {
-    throw new CapabilityNotSupportedError(
-      "elicitation/create",
-      `clientCapabilities.elicitation.${mode}`,
-      `${mode}-mode elicitation`,
-    );
-  }
+  const missing = missingElicitationMode(mode, capabilities ?? {});
+  if (missing !== undefined) throw refuseUnadvertised(missing);
 }
 
-export function interpretElicitationResponse(response: unknown, elicitationId: string | undefined): ElicitationResult {
-  const value = response as { action?: unknown; content?: unknown } | undefined;
+/** The result a decoded answer stands for (`undefined`: withdrawn, read as `cancel`). */
+export function interpretElicitationResponse(
+  response: CreateElicitationResponse | undefined,
+  elicitationId: string | undefined,
+): ElicitationResult {
   const withId = <T extends object>(r: T): T => (elicitationId === undefined ? r : { ...r, elicitationId });
-  if (value?.action === "accept") {
-    const content = value.content;
-    return withId(
-      content !== null && typeof content === "object" && !Array.isArray(content)
-        ? { action: "accept" as const, content: content as Record<string, ElicitationContentValue> }
-        : { action: "accept" as const },
-    );
+  switch (response?.action) {
+    case "accept": {
+      const content = "content" in response ? response.content : undefined;
+      return withId(
+        content !== null && content !== undefined
+          ? { action: "accept" as const, content }
+          : { action: "accept" as const },
+      );
+    }
+    case "decline":
+      return withId({ action: "decline" as const });
+    default:
+      return withId({ action: "cancel" as const });
   }
-  if (value?.action === "decline") return withId({ action: "decline" as const });
-  return withId({ action: "cancel" as const });
 }

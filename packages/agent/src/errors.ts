@@ -25,19 +25,6 @@ export class SessionClosedError extends LocalError {
   }
 }
 
-/** A message the agent built does not match the ACP schema; it was not sent. */
-export class InvalidOutgoingMessageError extends LocalError {
-  override readonly name = "InvalidOutgoingMessageError";
-  /** JSON path of the offending field inside the message params, e.g. `/update/status`. */
-  readonly path: string;
-  readonly method: string;
-  constructor(method: string, path: string, problem: string) {
-    super(`Refused to send invalid ${method}: ${path || "(root)"}: ${problem}`);
-    this.method = method;
-    this.path = path;
-  }
-}
-
 /** `defineAgent(...)` was given an inconsistent definition. */
 export class AgentDefinitionError extends LocalError {
   override readonly name = "AgentDefinitionError";

@@ -23,7 +23,6 @@ export {
   AgentDefinitionError,
   CapabilityNotSupportedError,
   DuplicateIdError,
-  InvalidOutgoingMessageError,
   SessionClosedError,
   TurnEndedError,
 } from "./errors.js";

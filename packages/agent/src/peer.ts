@@ -1,12 +1,26 @@
 /**
- * The part of the connection the session runtime sends through. The agent connection adapts the
- * typed connection to it; keeping the runtime on this narrow shape keeps it independent of how
- * the connection is built.
+ * The part of the typed connection the session runtime sends through: requests and
+ * notifications to the client (checked, validated, their results decoded by the connection),
+ * the synchronous check a sender runs before it records or waits, and whether the connection
+ * ended. Keeping the runtime on this narrow view keeps it independent of how the connection is built.
  */
-export interface Peer {
-  /** Sends a request to the client; aborting `signal` withdraws it (`$/cancel_request`). */
-  request(method: string, params: unknown, options?: { signal?: AbortSignal }): Promise<unknown>;
-  notify(method: string, params: unknown): void | Promise<void>;
-  /** True once the connection ended. */
-  readonly closed: boolean;
+import type { AcpConnection, MissingCapability } from "@acp-kit/protocol";
+import { CapabilityNotSupportedError } from "./errors.js";
+
+export type Peer = Pick<AcpConnection<"agent">, "request" | "notify" | "assertSendable" | "isClosed">;
+
+/**
+ * Throws what sending `value` as the params of `method` would be refused with (a
+ * `ConnectionError` of kind `invalid_outgoing` for an invalid message, the capability error for
+ * what the client did not advertise), before anything is recorded or sent. Only params are
+ * checked this way: the results of our handlers are checked by the connection as they go out.
+ */
+export type OutgoingCheck = (method: string, part: "params", value: unknown) => void;
+
+/** The check of `peer`, as the update sender and the session runtime run it. */
+export function outgoingCheckOf(peer: Peer): OutgoingCheck {
+  return (method, _part, value) => peer.assertSendable(method, value);
 }
+
+/** What the agent asks of a client that did not advertise it is refused locally, nothing sent. */
+export const refuseUnadvertised = CapabilityNotSupportedError.of;

@@ -1,5 +1,5 @@
-/** Permission requests (`session/request_permission`) and how their answers are read. */
-import type { PermissionOption, RequestPermissionSubject } from "@acp-kit/protocol/types";
+/** Permission requests (`session/request_permission`) and how their decoded answers are read. */
+import type { PermissionOption, RequestPermissionResponse, RequestPermissionSubject } from "@acp-kit/protocol/types";
 
 export interface PermissionRequest {
   /** The question shown to the user. */
@@ -29,23 +29,30 @@ export interface PermissionDecision {
   option?: PermissionOption;
 }
 
-export const DEFAULT_PERMISSION_OPTIONS: readonly PermissionOption[] = Object.freeze([
+export const DEFAULT_PERMISSION_OPTIONS: readonly PermissionOption[] = Object.freeze<PermissionOption[]>([
   { optionId: "allow_once", name: "Allow", kind: "allow_once" },
   { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-] as PermissionOption[]);
+]);
 
 export const CANCELLED_PERMISSION: PermissionDecision = Object.freeze({ granted: false, outcome: "cancelled" });
 
+const UNRECOGNIZED: PermissionDecision = Object.freeze({ granted: false, outcome: "unrecognized" });
+
+/** The decision a decoded answer stands for, against the options this request offered. */
 export function interpretPermissionResponse(
-  response: unknown,
+  response: RequestPermissionResponse,
   options: readonly PermissionOption[],
 ): PermissionDecision {
-  const outcome = (response as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)?.outcome;
-  if (outcome?.outcome === "cancelled") return CANCELLED_PERMISSION;
-  if (outcome?.outcome === "selected") {
-    const option = options.find((o) => o.optionId === outcome.optionId);
-    if (option === undefined) return { granted: false, outcome: "unrecognized" };
-    return { granted: option.kind === "allow_once" || option.kind === "allow_always", outcome: "selected", option };
+  const outcome = response.outcome;
+  switch (outcome.outcome) {
+    case "cancelled":
+      return CANCELLED_PERMISSION;
+    case "selected": {
+      const option = options.find((o) => o.optionId === outcome.optionId);
+      if (option === undefined) return UNRECOGNIZED;
+      return { granted: option.kind === "allow_once" || option.kind === "allow_always", outcome: "selected", option };
+    }
+    default:
+      return UNRECOGNIZED;
   }
-  return { granted: false, outcome: "unrecognized" };
 }

@@ -7,7 +7,7 @@
  *   one, but its updates are only recorded in the history.
  */
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
-import type { SessionUpdate } from "@acp-kit/protocol/types";
+import type { ClientNotifications, SessionUpdate } from "@acp-kit/protocol/types";
 import { SessionClosedError } from "./errors.js";
 import type { Peer } from "./peer.js";
 import type { SessionRecord, SessionStore } from "./session-store.js";
@@ -96,7 +96,7 @@ export class SessionLink {
   }
 
   /** A notification of a run to the client (already checked); not sent once the connection is gone. */
-  notify(method: string, params: unknown): Promise<void> {
+  notify<M extends keyof ClientNotifications>(method: M, params: ClientNotifications[M]["params"]): Promise<void> {
     if (this.offline) return Promise.resolve();
     const logger = this.#services.logger;
     try {

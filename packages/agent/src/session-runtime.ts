@@ -16,16 +16,19 @@ import type { StopReason } from "@acp-kit/protocol";
 import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
 import type {
   AvailableCommand,
+  ClientNotifications,
+  ClientRequests,
   ContentBlock,
   McpServer,
   SessionConfigOption,
   SessionUpdate,
+  UsageUpdate,
 } from "@acp-kit/protocol/types";
 import { BackgroundWork } from "./background-work.js";
 import { definedFields } from "./builders/content.js";
 import type { TerminalBuilder, TerminalHost } from "./builders/terminal.js";
 import { type Detached, ToolCallBuilder, type ToolCallHost, type ToolCallInit } from "./builders/tool-call.js";
-import { type ClientRequestOutcome, ClientRequests } from "./client-requests.js";
+import { type ClientRequestOutcome, RunRequests } from "./client-requests.js";
 import { configValue } from "./config-options.js";
 import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.js";
 import { Foreground } from "./foreground.js";
@@ -75,7 +78,7 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
   readonly #background: BackgroundWork;
   readonly #foreground: Foreground;
   readonly #runs: RunQueue;
-  readonly #requests: ClientRequests;
+  readonly #requests: RunRequests;
   /** Settles once the run that was going on when the connection was lost has ended. */
   #ending: Promise<void> = Promise.resolve();
 
@@ -120,7 +123,7 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
       runEnding: (run, stop) => this.#runEnding(run, stop),
       runEnded: (stop) => this.#foreground.set("idle", stop),
     });
-    this.#requests = new ClientRequests(link, this.#foreground, (run) => this.#runs.current === run);
+    this.#requests = new RunRequests(link, this.#foreground, (run) => this.#runs.current === run);
   }
 
   // ---- AgentSession ---------------------------------------------------------------------------
@@ -240,11 +243,21 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
   }
 
   /** A request of a run to the client (see `ClientRequests`). */
-  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<ClientRequestOutcome> {
+  clientRequest<M extends keyof ClientRequests>(
+    run: WorkRun,
+    method: M,
+    params: ClientRequests[M]["params"],
+    blocking: boolean,
+  ): Promise<ClientRequestOutcome<M>> {
     return this.#requests.request(run, method, params, blocking);
   }
 
-  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void> {
+  notifyClient<M extends keyof ClientNotifications>(
+    run: WorkRun,
+    method: M,
+    params: ClientNotifications[M]["params"],
+    what: string,
+  ): Promise<void> {
     return this.#requests.notify(run, method, params, what);
   }
 

@@ -4,7 +4,10 @@
  * (`TurnEndedError`), so nothing of a turn can leak past its end.
  */
 import type {
+  ClientNotifications,
+  ClientRequests,
   ContentBlock,
+  CreateElicitationRequest,
   PermissionOption,
   RequestPermissionRequest,
   SessionUpdate,
@@ -148,8 +151,18 @@ export interface TurnHost {
   readonly client: ClientContext;
   emitFromRun(run: WorkRun, update: SessionUpdate, what: string): Promise<void>;
   recordFromRun(run: WorkRun, update: SessionUpdate): void;
-  clientRequest(run: WorkRun, method: string, params: unknown, blocking: boolean): Promise<ClientRequestOutcome>;
-  notifyClient(run: WorkRun, method: string, params: unknown, what: string): Promise<void>;
+  clientRequest<M extends keyof ClientRequests>(
+    run: WorkRun,
+    method: M,
+    params: ClientRequests[M]["params"],
+    blocking: boolean,
+  ): Promise<{ ok: true; value: ClientRequests[M]["result"] } | { ok: false }>;
+  notifyClient<M extends keyof ClientNotifications>(
+    run: WorkRun,
+    method: M,
+    params: ClientNotifications[M]["params"],
+    what: string,
+  ): Promise<void>;
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
   trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
   detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached;
@@ -284,15 +297,18 @@ export class TurnContext extends UpdateEmitter implements Turn {
   async elicit(request: ElicitationRequest): Promise<ElicitationResult> {
     this.assertCanSend("turn.elicit");
     assertElicitationMode(request.mode, this.client.capabilities);
-    const params: Record<string, unknown> = { sessionId: this.sessionId, mode: request.mode, message: request.message };
-    if (request.toolCallId !== undefined) params.toolCallId = request.toolCallId;
-    if (request._meta !== undefined) params._meta = request._meta;
+    const scope = {
+      sessionId: this.sessionId,
+      message: request.message,
+      ...(request.toolCallId === undefined ? {} : { toolCallId: request.toolCallId }),
+      ...(request._meta === undefined ? {} : { _meta: request._meta }),
+    };
     let elicitationId: string | undefined;
-    if (request.mode === "form") params.requestedSchema = request.requestedSchema;
+    let params: CreateElicitationRequest;
+    if (request.mode === "form") params = { ...scope, mode: "form", requestedSchema: request.requestedSchema };
     else {
       elicitationId = request.elicitationId ?? this.ids.newId("elicitation");
-      params.elicitationId = elicitationId;
-      params.url = request.url;
+      params = { ...scope, mode: "url", elicitationId, url: request.url };
     }
     const outcome = await this.#host.clientRequest(this.#run, "elicitation/create", params, request.blocking ?? true);
     return interpretElicitationResponse(outcome.ok ? outcome.value : undefined, elicitationId);

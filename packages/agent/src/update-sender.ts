@@ -4,8 +4,7 @@
  */
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
-import type { OutgoingCheck } from "./outgoing-check.js";
-import type { Peer } from "./peer.js";
+import type { OutgoingCheck, Peer } from "./peer.js";
 import type { SessionStore } from "./session-store.js";
 
 /** Updates that are not history: foreground snapshots and notices are never replayed. */
@@ -24,8 +23,8 @@ export class UpdateSender {
     this.#logger = logger;
   }
 
-  /** Throws `InvalidOutgoingMessageError` for an invalid message of `method` (when validation is on). */
-  check(method: string, part: "params" | "result", value: unknown): void {
+  /** Throws what the connection would refuse the params of `method` with (see `OutgoingCheck`). */
+  check(method: string, part: "params", value: unknown): void {
     this.#check?.(method, part, value);
   }
 

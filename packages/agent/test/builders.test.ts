@@ -1,5 +1,6 @@
+import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
-import { InvalidOutgoingMessageError, type Turn } from "../src/index.js";
+import type { Turn } from "../src/index.js";
 import { gate, type Started, startWithSession } from "./support/harness.js";
 
 let running: Started | undefined;
@@ -334,9 +335,9 @@ describe("outgoing validation", () => {
         failure.open(error);
       }
     });
-    const error = (await failure.promise) as InvalidOutgoingMessageError;
-    expect(error).toBeInstanceOf(InvalidOutgoingMessageError);
-    expect(error.path).toBe("/update/used");
+    const error = await failure.promise;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ kind: "invalid_outgoing", details: { path: "/update/used" } });
     expect(updates).toEqual([]);
   });
 
@@ -348,9 +349,9 @@ describe("outgoing validation", () => {
       },
     }));
     await s.client.prompt(s.sessionId, "x");
-    const error = (await failure.promise) as InvalidOutgoingMessageError;
-    expect(error).toBeInstanceOf(InvalidOutgoingMessageError);
-    expect(error.path).toBe("/options");
+    const error = await failure.promise;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ kind: "invalid_outgoing", details: { path: "/options" } });
     await s.client.waitForIdles(1);
     expect(s.client.wire.some((m) => m.method === "session/request_permission")).toBe(false);
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "idle"]);

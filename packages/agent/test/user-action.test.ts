@@ -68,6 +68,26 @@ describe("permission requests", () => {
     ]);
   });
 
+  it("decodes the client's answer: one that is not a permission response rejects with a protocol_violation", async () => {
+    const failure = gate<unknown>();
+    const s = (running = await startWithSession(
+      {
+        prompt: async (turn) => {
+          await turn.requestPermission({ title: "q" }).then(failure.open, failure.open);
+        },
+      },
+      { onPermission: () => ({ outcome: "selected" }) },
+    ));
+    await s.client.prompt(s.sessionId, "x");
+    expect(await failure.promise).toMatchObject({
+      name: "ConnectionError",
+      kind: "protocol_violation",
+      details: { method: "session/request_permission", path: "/outcome" },
+    });
+    await s.client.waitForIdles(1);
+    expect(s.client.idles()[0]).toMatchObject({ stopReason: "end_turn" });
+  });
+
   it("stays running for a non-blocking request", async () => {
     const s = (running = await startWithSession(
       { prompt: async (turn) => void (await turn.requestPermission({ title: "background ok?", blocking: false })) },

@@ -58,7 +58,8 @@ describe("SDK client <-> typed agent (acp-kit)", () => {
     agent.onRequest("initialize", (params) => ({
       protocolVersion: negotiateProtocolVersion(params.protocolVersion),
       info,
-      capabilities: {},
+      // It serves session/list: it advertises sessions (the typed connection answers -32601 otherwise).
+      capabilities: { session: {} },
     }));
     agent.onRequest("session/list", async (_params, ctx) => {
       const permission = await ctx.connection.request("session/request_permission", {

@@ -6,7 +6,12 @@
  * `V1ClientProjection`. Any other client is served untouched, and the transport steps aside as
  * soon as its `initialize` was answered.
  */
-import { decoders, negotiateVersion, PROTOCOL_VERSION, unsupportedProtocolVersionError } from "@acp-kit/protocol";
+import {
+  decoders,
+  negotiateProtocolVersion,
+  PROTOCOL_VERSION,
+  unsupportedProtocolVersionError,
+} from "@acp-kit/protocol";
 import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
 import {
   decodeErrorText,
@@ -27,7 +32,7 @@ export const AGENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_
 export function negotiateServedVersion(requested: number): number {
   if (requested === V1_PROTOCOL_VERSION) return V1_PROTOCOL_VERSION;
   if (requested < V1_PROTOCOL_VERSION) throw unsupportedProtocolVersionError(requested, AGENT_PROTOCOL_VERSIONS);
-  return negotiateVersion(requested);
+  return negotiateProtocolVersion(requested);
 }
 
 export class ServingTransport extends RelayTransport {

@@ -54,4 +54,9 @@ describe("AcpConnection types", () => {
     // @ts-expect-error extension methods start with "_"
     void client.requestExt("acme/thing");
   });
+
+  it("exposes no way around it: the JSON-RPC connection underneath is private", () => {
+    // @ts-expect-error the raw connection is not part of the typed connection's interface
+    void client.connection;
+  });
 });

@@ -1,29 +1,55 @@
 /**
- * The typed ACP connection: a `Connection` plus the generated method tables. Methods are typed
- * by wire name; what arrives is decoded (bad params → -32602 with the decoder's path), what we
- * send is validated strictly when `validateOutgoing` is on (a local `ConnectionError` of kind
- * `invalid_outgoing` instead of a bad message on the wire).
+ * The typed ACP connection: a `Connection` plus the generated method tables, and the only door
+ * of an ACP end in both directions. Methods are typed by wire name. What arrives is decoded
+ * (params of what we handle, results of what we sent; bad params → -32602 with the decoder's
+ * path). What we send is validated strictly and synchronously when `validateOutgoing` is on (a
+ * local `ConnectionError` of kind `invalid_outgoing` instead of a bad message on the wire).
+ * Every request, either way, is checked against what `initialize` advertised (capabilities.ts).
  */
 
 import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
 import { METHODS } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
-import { ConnectionError, ConnectionErrorKinds, RequestError } from "../jsonrpc/errors.js";
-import { clipText } from "../jsonrpc/limits.js";
+import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
 import type { Logger } from "../jsonrpc/logger.js";
-import type { JsonRpcId } from "../jsonrpc/messages.js";
 import type { Transport } from "../jsonrpc/transport.js";
-import type { WireTap } from "../jsonrpc/wire-observer.js";
-import { type Check, inboundDecoder, outboundValidator } from "./codecs.js";
+import type {
+  AcpConnectionOptions,
+  AcpNotificationHandler,
+  AcpRequestContext,
+  AcpRequestHandler,
+  ExtNotificationHandler,
+  ExtRequestHandler,
+  Params,
+  Result,
+} from "./acp-connection-types.js";
+import type { Advertised } from "./advertised.js";
+import { type Check, outboundValidator } from "./codecs.js";
+import { invalidParamsError, tooDeepError } from "./inbound-errors.js";
+import { agentAdvertisement, clientAdvertisement, initializeRequestedVersion } from "./initialize.js";
+import { type MissingCapability, missingCapabilityError, unadvertisedRefusal } from "./missing-capability.js";
 import {
   defaultValidateOutgoing,
+  invalidOutgoingError,
   outgoingValidationAvailable,
   outgoingValidationUnavailableError,
 } from "./outgoing-validation.js";
 import { TypedRequestContext } from "./request-context.js";
 import { ACP_REQUEST_IDS } from "./request-id.js";
-import { type ResultParser, resultParser } from "./result-parser.js";
+import { resultParser } from "./result-parser.js";
+import { type SideTables, tablesOf } from "./side-tables.js";
+
+export type {
+  AcpConnectionOptions,
+  AcpNotificationContext,
+  AcpNotificationHandler,
+  AcpRequestContext,
+  AcpRequestHandler,
+  ExtNotificationHandler,
+  ExtRequestHandler,
+} from "./acp-connection-types.js";
+
 import {
   type AcpSide,
   type ExtensionMethod,
@@ -35,120 +61,48 @@ import {
 } from "./sides.js";
 import { unsupportedAgentVersionError } from "./version.js";
 
-export interface AcpConnectionOptions {
-  logger?: Logger;
-  /**
-   * Validate every message we send (request params, notification params, handler results)
-   * against the schema, strictly. Default: on, unless `NODE_ENV === "production"`. A bundle
-   * built with the `production` condition (Vite, webpack) leaves the validators out; `true`
-   * then throws here.
-   */
-  validateOutgoing?: boolean;
-  /** See `ConnectionOptions.maxPendingHandlers`. */
-  maxPendingHandlers?: number;
-  /** See `ConnectionOptions.tap`: observes every payload in and out. */
-  tap?: WireTap;
-  /** See `ConnectionOptions.maxBatchEntries`. */
-  maxBatchEntries?: number;
-  /** See `ConnectionOptions.maxEchoLength`. */
-  maxEchoLength?: number;
-  /** See `ConnectionOptions.warningRateLimit`. */
-  warningRateLimit?: ConnectionOptions["warningRateLimit"];
-  /**
-   * Deepest nesting of objects and arrays accepted in inbound params (default 128). Deeper
-   * requests are refused with -32602 before their handler runs; deeper notifications are dropped.
-   */
-  maxDepth?: number;
-}
-
-/** What a typed request handler gets besides the decoded params. */
-export interface AcpRequestContext<S extends AcpSide> {
-  /** The JSON-RPC id exactly as the peer sent it. */
-  readonly id: JsonRpcId;
-  readonly method: string;
-  /** Aborted by the peer's `$/cancel_request` for this request, or when the connection closes. */
-  readonly signal: AbortSignal;
-  readonly connection: AcpConnection<S>;
-}
-
-/** What a typed notification handler gets besides the decoded params. */
-export interface AcpNotificationContext<S extends AcpSide> {
-  readonly method: string;
-  /** Aborted when the connection closes. */
-  readonly signal: AbortSignal;
-  readonly connection: AcpConnection<S>;
-}
-
-type Params<Table, M extends keyof Table> = Table[M] extends { params: infer P } ? P : never;
-type Result<Table, M extends keyof Table> = Table[M] extends { result: infer R } ? R : never;
-
-export type AcpRequestHandler<S extends AcpSide, M extends keyof HandledRequests<S>> = (
-  params: Params<HandledRequests<S>, M>,
-  context: AcpRequestContext<S>,
-) => Result<HandledRequests<S>, M> | PromiseLike<Result<HandledRequests<S>, M>>;
-
-export type AcpNotificationHandler<S extends AcpSide, M extends keyof HandledNotifications<S>> = (
-  params: Params<HandledNotifications<S>, M>,
-  context: AcpNotificationContext<S>,
-) => void | PromiseLike<void>;
-
-/** Handler of an extension request: params and result untyped (decode them yourself). */
-export type ExtRequestHandler<S extends AcpSide> = (params: unknown, context: AcpRequestContext<S>) => unknown;
-export type ExtNotificationHandler<S extends AcpSide> = (
-  params: unknown,
-  context: AcpNotificationContext<S>,
-) => void | PromiseLike<void>;
-
 interface MethodEntry {
   readonly handledBy: string;
   readonly kind: string;
 }
-const methodTable = METHODS as unknown as Readonly<Record<string, MethodEntry | undefined>>;
+const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHODS));
 const INITIALIZE = METHODS.initialize.method;
 
-function methodEntry(method: string): MethodEntry | undefined {
-  return Object.hasOwn(methodTable, method) ? methodTable[method] : undefined;
-}
-
-function invalidOutgoing(method: string, part: string, error: { path: string; message: string }): ConnectionError {
-  const where = error.path === "" ? part : `${part}${error.path}`;
-  return new ConnectionError(
-    ConnectionErrorKinds.InvalidOutgoing,
-    `Refusing to send invalid ${method}: ${where}: ${error.message}`,
-    {
-      details: { method, part, path: error.path, reason: error.message },
-    },
-  );
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
 export class AcpConnection<S extends AcpSide> {
   /** Which end this is. */
   readonly side: S;
-  /** The schema-agnostic JSON-RPC connection underneath (for tools that need raw access). */
-  readonly connection: Connection;
+  readonly #connection: Connection;
   readonly #validateOutgoing: boolean;
   readonly #logger: Logger;
   readonly #maxDepth: number;
-  /** Result parsers of the requests this side sent so far (each method checked as sendable once). */
-  readonly #resultParsers = new Map<string, ResultParser>();
-  /** Notifications this side sent so far (each checked as sendable once). */
+  readonly #refuse: (missing: MissingCapability) => Error;
+  readonly #tables: SideTables<S>;
+  /** Requests this side sent so far (each checked as one the peer handles once). */
+  readonly #knownRequests = new Set<string>();
+  /** Notifications this side sent so far (each checked as one the peer handles once). */
   readonly #knownNotifications = new Set<string>();
+  #advertised: Advertised = { agent: undefined, client: undefined };
 
   constructor(side: S, transport: Transport, options: AcpConnectionOptions = {}) {
     this.side = side;
-    this.#logger = options.logger ?? {};
+    this.#tables = tablesOf(side);
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    const connectionOptions: ConnectionOptions = { logger: this.#logger, requestIds: ACP_REQUEST_IDS };
+    this.#refuse = options.refuseUnadvertised ?? unadvertisedRefusal;
+    const connectionOptions: ConnectionOptions = { logger: options.logger ?? {}, requestIds: ACP_REQUEST_IDS };
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
     if (options.tap !== undefined) connectionOptions.tap = options.tap;
     if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;
     if (options.maxEchoLength !== undefined) connectionOptions.maxEchoLength = options.maxEchoLength;
     if (options.warningRateLimit !== undefined) connectionOptions.warningRateLimit = options.warningRateLimit;
-    this.connection = new Connection(transport, connectionOptions);
+    this.#connection = new Connection(transport, connectionOptions);
     // The connection's logger is the rate-limited one: warnings of this layer share its budget.
-    this.#logger = this.connection.logger;
+    this.#logger = this.#connection.logger;
   }
 
   /** Whether outgoing messages are validated. */
@@ -156,34 +110,54 @@ export class AcpConnection<S extends AcpSide> {
     return this.#validateOutgoing;
   }
 
+  /** What each side advertised in the last successful `initialize` (`undefined` before it). */
+  get advertised(): Advertised {
+    return this.#advertised;
+  }
+
   /** Settles once when the connection ends: `undefined` for a clean close, else why it failed. */
   get closed(): Promise<ConnectionError | undefined> {
-    return this.connection.closed;
+    return this.#connection.closed;
   }
 
   /** Aborted when the connection closes. */
   get signal(): AbortSignal {
-    return this.connection.signal;
+    return this.#connection.signal;
   }
 
   get isClosed(): boolean {
-    return this.connection.isClosed;
+    return this.#connection.isClosed;
   }
 
   /** Starts reading. Call once, after registering handlers. */
   listen(): void {
-    this.connection.listen();
+    this.#connection.listen();
   }
 
   /** See `Connection.close`: with `error`, pending requests reject with it and `closed` resolves to it. */
   close(error?: ConnectionError): Promise<void> {
-    return this.connection.close(error);
+    return this.#connection.close(error);
   }
 
   // ---------------------------------------------------------------- sending
 
   /**
-   * Sends a request the peer handles. Params are validated first (when on); the result is
+   * Throws, synchronously, what `request` or `notify` would refuse `params` of `method` with: a
+   * method the peer does not handle (`TypeError`), params that do not validate (when on), a
+   * request that needs what the peer did not advertise. For a sender that must refuse before
+   * it does anything else (record, wait); sending checks again.
+   */
+  assertSendable(method: string, params: unknown): void {
+    const kind = methodTable.get(method)?.kind === "notification" ? "notification" : "request";
+    this.#checkSendable(method, kind, params);
+    if (kind === "request" && this.#isSentRequest(method)) {
+      const missing = this.#missingOfUntyped(method, params);
+      if (missing !== undefined) throw this.#refuse(missing);
+    }
+  }
+
+  /**
+   * Sends a request the peer handles. It is checked first (see `assertSendable`); the result is
    * decoded, and a result that does not decode rejects with a `ConnectionError` of kind
    * `protocol_violation` naming the path.
    */
@@ -192,88 +166,117 @@ export class AcpConnection<S extends AcpSide> {
     params: Params<SentRequests<S>, M>,
     options?: RequestOptions,
   ): Promise<Result<SentRequests<S>, M>> {
-    // Known methods are checked and their result parser built on first use only (hot path).
-    let parse = this.#resultParsers.get(method);
+    let parse: (result: unknown) => Result<SentRequests<S>, M>;
     try {
-      if (parse === undefined) this.#assertKnown(method, "request", this.side === "agent" ? "client" : "agent");
-      if (this.#validateOutgoing) this.#validateOrThrow(method, "params", params);
-      if (parse === undefined) {
-        parse = resultParser(method);
-        this.#resultParsers.set(method, parse);
-      }
+      this.#checkSendable(method, "request", params);
+      const missing = this.#tables.sentRequirements[method]?.(params, this.#advertised);
+      if (missing !== undefined) throw this.#refuse(missing);
+      parse = resultParser(method, this.#tables.sentRequests[method].result);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (this.side === "client" && method === INITIALIZE) return this.#sendInitialize(method, params, parse, options);
     // Decoded inside the settlement of the JSON-RPC request: no extra promise hop per call.
-    const decoded = this.connection.requestParsed(method, params, parse, options) as Promise<
-      Result<SentRequests<S>, M>
-    >;
-    if (this.side === "client" && method === INITIALIZE) {
-      return decoded.then(async (result) => {
-        await this.#checkAgentVersion(params, result);
-        return result;
-      });
-    }
-    return decoded;
+    return this.#connection.requestParsed(method, params, parse, options);
   }
 
-  /** Sends a notification the peer handles. Params are validated first (when on). */
+  /** Sends a notification the peer handles. It is checked first (see `assertSendable`). */
   notify<M extends keyof SentNotifications<S> & string>(
     method: M,
     params: Params<SentNotifications<S>, M>,
   ): Promise<void> {
     try {
-      if (!this.#knownNotifications.has(method)) {
-        this.#assertKnown(method, "notification", this.side === "agent" ? "client" : "agent");
-        this.#knownNotifications.add(method);
-      }
-      if (this.#validateOutgoing) this.#validateOrThrow(method, "params", params);
+      this.#checkSendable(method, "notification", params);
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.connection.notify(method, params);
+    return this.#connection.notify(method, params);
   }
 
   /** Sends an extension request (`_`-prefixed); params and result pass through untyped. */
   requestExt<R = unknown>(method: ExtensionMethod, params?: unknown, options?: RequestOptions): Promise<R> {
     if (!isExtensionMethod(method)) return Promise.reject(new TypeError(`Extension methods start with "_": ${method}`));
-    return this.connection.request<R>(method, params, options);
+    return this.#connection.request<R>(method, params, options);
   }
 
   /** Sends an extension notification (`_`-prefixed). */
   notifyExt(method: ExtensionMethod, params?: unknown): Promise<void> {
     if (!isExtensionMethod(method)) return Promise.reject(new TypeError(`Extension methods start with "_": ${method}`));
-    return this.connection.notify(method, params);
+    return this.#connection.notify(method, params);
   }
 
-  #validateOrThrow(method: string, part: "params" | "result", value: unknown): void {
-    const checked = outboundValidator(method, part)(value);
-    if (!checked.ok) throw invalidOutgoing(method, part, checked.error);
+  /** A known method is checked once (hot path); params are validated when that is on. */
+  #checkSendable(method: string, kind: "request" | "notification", params: unknown): void {
+    const known = kind === "request" ? this.#knownRequests : this.#knownNotifications;
+    if (!known.has(method)) {
+      this.#assertKnown(method, kind, this.side === "agent" ? "client" : "agent");
+      known.add(method);
+    }
+    if (this.#validateOutgoing) {
+      const checked = outboundValidator(method, "params")(params);
+      if (!checked.ok) throw invalidOutgoingError(method, "params", checked.error);
+    }
   }
 
-  async #checkAgentVersion(params: unknown, result: unknown): Promise<void> {
-    const requested = (params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    const answered = (result as { protocolVersion?: unknown }).protocolVersion;
-    const error = unsupportedAgentVersionError(requested, answered);
-    if (error === undefined) return;
-    this.#logger.error?.(error.message, error.details);
-    await this.close(error);
-    throw error;
+  #isSentRequest(method: string): method is keyof SentRequests<S> & string {
+    const entry = methodTable.get(method);
+    return entry?.kind === "request" && entry.handledBy === (this.side === "agent" ? "client" : "agent");
+  }
+
+  /** The requirement check for params that come untyped: read through the method's decoder first. */
+  #missingOfUntyped<M extends keyof SentRequests<S> & string>(
+    method: M,
+    params: unknown,
+  ): MissingCapability | undefined {
+    const requirement = this.#tables.sentRequirements[method];
+    if (requirement === undefined) return undefined;
+    const decoded = this.#tables.sentRequests[method].params(params);
+    // Params that do not even decode are the peer's to refuse (-32602): nothing to check here.
+    return decoded.ok ? requirement(decoded.value, this.#advertised) : undefined;
+  }
+
+  /** The client's `initialize`: what it advertises is known at once, the agent's with the answer. */
+  async #sendInitialize<R>(
+    method: string,
+    params: unknown,
+    parse: (result: unknown) => R,
+    options: RequestOptions | undefined,
+  ): Promise<R> {
+    const client = clientAdvertisement(params);
+    this.#advertised = { agent: this.#advertised.agent, client };
+    const result = await this.#connection.requestParsed(method, params, parse, options);
+    const { protocolVersion, capabilities, authMethods } = agentAdvertisement(result);
+    const error = unsupportedAgentVersionError(initializeRequestedVersion(params), protocolVersion);
+    if (error !== undefined) {
+      this.#logger.error?.(error.message, error.details);
+      await this.close(error);
+      throw error;
+    }
+    this.#advertised = { agent: { capabilities, authMethods }, client };
+    return result;
   }
 
   // ---------------------------------------------------------------- handling
 
-  /** Handles a request this side handles. Params arrive decoded; bad params are answered -32602. */
+  /**
+   * Handles a request this side handles. Params arrive decoded; bad params are answered -32602,
+   * a request that needs what this side did not advertise -32601 or -32602 (capabilities.ts).
+   */
   onRequest<M extends keyof HandledRequests<S> & string>(method: M, handler: AcpRequestHandler<S, M>): Disposable {
     this.#assertKnown(method, "request", this.side);
-    const decode = inboundDecoder(method, "params");
+    const initialize = this.side === "agent" && method === INITIALIZE;
+    const decode = this.#tables.handledRequests[method].params;
+    const requirement = this.#tables.handledRequirements[method];
     const validateResult = this.#validateOutgoing ? outboundValidator(method, "result") : undefined;
-    return this.connection.onRequest(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(method);
+    return this.#connection.onRequest(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
       const decoded = decode(params);
-      if (!decoded.ok) throw this.#invalidParams(method, decoded.error);
-      const result = handler(decoded.value as Params<HandledRequests<S>, M>, this.#requestContext(context));
-      return validateResult === undefined ? result : this.#checkResult(method, validateResult, result);
+      if (!decoded.ok) throw invalidParamsError(method, decoded.error);
+      const missing = requirement?.(decoded.value, this.#advertised);
+      if (missing !== undefined) throw missingCapabilityError(missing);
+      const result = handler(decoded.value, this.#requestContext(context));
+      const checked = validateResult === undefined ? result : this.#checkResult(method, validateResult, result);
+      return initialize ? this.#answeredInitialize(params, checked) : checked;
     });
   }
 
@@ -283,36 +286,30 @@ export class AcpConnection<S extends AcpSide> {
     handler: AcpNotificationHandler<S, M>,
   ): Disposable {
     this.#assertKnown(method, "notification", this.side);
-    const decode = inboundDecoder(method, "params");
-    return this.connection.onNotification(method, (params, context) => {
+    const decode = this.#tables.handledNotifications[method].params;
+    return this.#connection.onNotification(method, (params, context) => {
       if (exceedsDepth(params, this.#maxDepth)) {
         this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
         return;
       }
       const decoded = decode(params);
       if (!decoded.ok) {
-        this.#logger.warn?.(
-          `Dropped ${method}: invalid params at ${decoded.error.path === "" ? "/" : decoded.error.path}: ${decoded.error.message}`,
-          {
-            method,
-            ...decoded.error,
-          },
-        );
+        const where = decoded.error.path === "" ? "/" : decoded.error.path;
+        this.#logger.warn?.(`Dropped ${method}: invalid params at ${where}: ${decoded.error.message}`, {
+          method,
+          ...decoded.error,
+        });
         return;
       }
-      return handler(decoded.value as Params<HandledNotifications<S>, M>, {
-        method,
-        signal: context.signal,
-        connection: this,
-      });
+      return handler(decoded.value, { method, signal: context.signal, connection: this });
     });
   }
 
   /** Handles an extension request (`_`-prefixed). */
   onExtRequest(method: ExtensionMethod, handler: ExtRequestHandler<S>): Disposable {
     if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.connection.onRequest(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(method);
+    return this.#connection.onRequest(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
       return handler(params, this.#requestContext(context));
     });
   }
@@ -320,7 +317,7 @@ export class AcpConnection<S extends AcpSide> {
   /** Handles an extension notification (`_`-prefixed). */
   onExtNotification(method: ExtensionMethod, handler: ExtNotificationHandler<S>): Disposable {
     if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.connection.onNotification(method, (params, context) => {
+    return this.#connection.onNotification(method, (params, context) => {
       if (exceedsDepth(params, this.#maxDepth)) {
         this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
         return;
@@ -335,16 +332,16 @@ export class AcpConnection<S extends AcpSide> {
    * Unknown non-extension methods never reach it: they are answered -32601.
    */
   onUnhandledExtRequest(handler: ExtRequestHandler<S>): Disposable {
-    return this.connection.onUnhandledRequest((params, context) => {
+    return this.#connection.onUnhandledRequest((params, context) => {
       if (!isExtensionMethod(context.method)) throw RequestError.methodNotFound(context.method);
-      if (exceedsDepth(params, this.#maxDepth)) throw this.#tooDeep(context.method);
+      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(context.method, this.#maxDepth);
       return handler(params, this.#requestContext(context));
     });
   }
 
   /** Handles extension notifications no `onExtNotification` claims. */
   onUnhandledExtNotification(handler: ExtNotificationHandler<S>): Disposable {
-    return this.connection.onUnhandledNotification((params, context) => {
+    return this.#connection.onUnhandledNotification((params, context) => {
       if (!isExtensionMethod(context.method) || exceedsDepth(params, this.#maxDepth)) return;
       return handler(params, { method: context.method, signal: context.signal, connection: this });
     });
@@ -354,20 +351,14 @@ export class AcpConnection<S extends AcpSide> {
     return new TypedRequestContext(context, this);
   }
 
-  #invalidParams(method: string, error: { path: string; message: string }): RequestError {
-    // The path is made of the peer's keys: clipped like any other echoed text.
-    const path = clipText(error.path);
-    const message = clipText(error.message);
-    return RequestError.invalidParams(`Invalid params for ${method}: ${path === "" ? "/" : path}: ${message}`, {
-      path,
-      message,
-    });
-  }
-
-  #tooDeep(method: string): RequestError {
-    return RequestError.invalidParams(`Invalid params for ${method}: nesting deeper than ${this.#maxDepth} levels`, {
-      maxDepth: this.#maxDepth,
-    });
+  /** The agent answered `initialize`: from now on both sides' advertisements are checked (the last answer governs). */
+  #answeredInitialize(params: unknown, result: unknown): unknown {
+    const record = (value: unknown): unknown => {
+      const { capabilities, authMethods } = agentAdvertisement(value);
+      this.#advertised = { agent: { capabilities, authMethods }, client: clientAdvertisement(params) };
+      return value;
+    };
+    return isPromiseLike(result) ? result.then(record) : record(result);
   }
 
   /** Our handler's result, validated before it goes out; an invalid one becomes -32603 (logged). */
@@ -375,18 +366,15 @@ export class AcpConnection<S extends AcpSide> {
     const check = (value: unknown): unknown => {
       const checked = validate(value);
       if (checked.ok) return value;
-      const error = invalidOutgoing(method, "result", checked.error);
+      const error = invalidOutgoingError(method, "result", checked.error);
       this.#logger.error?.(error.message, error.details);
       throw RequestError.internalError();
     };
-    if (result !== null && typeof result === "object" && typeof (result as PromiseLike<unknown>).then === "function") {
-      return (result as PromiseLike<unknown>).then(check);
-    }
-    return check(result);
+    return isPromiseLike(result) ? result.then(check) : check(result);
   }
 
   #assertKnown(method: string, kind: "request" | "notification", handledBy: AcpSide): void {
-    const entry = methodEntry(method);
+    const entry = methodTable.get(method);
     if (entry === undefined || entry.kind !== kind || entry.handledBy !== handledBy) {
       throw new TypeError(
         `${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`,

@@ -6,6 +6,7 @@
 import { isKnownMethod, METHODS } from "../generated/methods.js";
 import { JsonRpcErrorCodes, RequestError } from "../jsonrpc/errors.js";
 import { LocalError } from "../jsonrpc/local-error.js";
+import type { MissingCapability } from "./missing-capability.js";
 
 /** The codes ACP adds to JSON-RPC's. */
 export const AcpErrorCodes = {
@@ -63,5 +64,10 @@ export class CapabilityNotSupportedError extends LocalError {
     );
     this.method = method;
     this.requirement = requirement;
+  }
+
+  /** The refusal of a request the peer did not advertise, as the typed connection reports it. */
+  static of(missing: MissingCapability): CapabilityNotSupportedError {
+    return new CapabilityNotSupportedError(missing.method, missing.requirement, missing.detail);
   }
 }

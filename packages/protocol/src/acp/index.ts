@@ -11,6 +11,7 @@ export {
   type ExtRequestHandler,
 } from "./acp-connection.js";
 export { decodeBase64, encodeBase64 } from "./base64.js";
+export { missingElicitationMode } from "./capabilities.js";
 export {
   AcpErrorCodes,
   authRequiredError,
@@ -23,7 +24,9 @@ export {
 export { type FoldEntity, isFinalToolCallStatus, SessionFold, type SessionFoldOptions } from "./fold/index.js";
 export { jsonEqual } from "./json-equal.js";
 export { type Meta, patchMeta } from "./meta.js";
+export type { MissingCapability } from "./missing-capability.js";
 export { defaultValidateOutgoing } from "./outgoing-validation.js";
+export { promptContentProblem } from "./prompt-content.js";
 export { ACP_REQUEST_IDS } from "./request-id.js";
 export {
   type AcpSide,
@@ -45,6 +48,5 @@ export {
 export {
   isSupportedProtocolVersion,
   negotiateProtocolVersion,
-  negotiateVersion,
   unsupportedAgentVersionError,
 } from "./version.js";

@@ -11,6 +11,7 @@
  *   of it applies; where there is no `process` (a browser without a bundler) it counts as unset.
  */
 import { outgoingValidators } from "#outgoing-validators";
+import { ConnectionError, ConnectionErrorKinds } from "../jsonrpc/errors.js";
 
 // Typed here rather than through @types/node: the package is runtime-neutral.
 declare const process: { env: Record<string, string | undefined> };
@@ -40,3 +41,17 @@ export function outgoingValidationUnavailableError(): Error {
 }
 
 export { outgoingValidators };
+
+/** The local refusal of a message that does not match the schema (`part` of `method`). */
+export function invalidOutgoingError(
+  method: string,
+  part: "params" | "result",
+  error: { path: string; message: string },
+): ConnectionError {
+  const where = error.path === "" ? part : `${part}${error.path}`;
+  return new ConnectionError(
+    ConnectionErrorKinds.InvalidOutgoing,
+    `Refusing to send invalid ${method}: ${where}: ${error.message}`,
+    { details: { method, part, path: error.path, reason: error.message } },
+  );
+}

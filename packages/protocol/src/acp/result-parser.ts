@@ -2,14 +2,11 @@
  * Turns the raw result of a request we sent into its decoded value, or throws the
  * `ConnectionError` (kind `protocol_violation`, naming the path) for a result that does not decode.
  */
+import type { DecodeResult } from "../decode/index.js";
 import { ConnectionError, ConnectionErrorKinds } from "../jsonrpc/errors.js";
-import { inboundDecoder } from "./codecs.js";
 
-export type ResultParser = (result: unknown) => unknown;
-
-/** The parser for results of `method`. Throws when the generated tables have no decoder for it. */
-export function resultParser(method: string): ResultParser {
-  const decode = inboundDecoder(method, "result");
+/** The parser for results of `method`, from its generated decoder. */
+export function resultParser<R>(method: string, decode: (value: unknown) => DecodeResult<R>): (result: unknown) => R {
   return (result) => {
     const outcome = decode(result);
     if (outcome.ok) return outcome.value;

@@ -23,9 +23,6 @@ export function negotiateProtocolVersion(requested: number): number {
   return best;
 }
 
-/** Alias of {@link negotiateProtocolVersion} (the name docs/architecture.md uses). */
-export const negotiateVersion = negotiateProtocolVersion;
-
 /** True when this package can speak `version`. */
 export function isSupportedProtocolVersion(version: unknown): version is number {
   return typeof version === "number" && supported.includes(version);
