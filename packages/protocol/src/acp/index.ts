@@ -13,7 +13,6 @@ export {
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { missingElicitationMode } from "./capabilities.js";
 export {
-  AcpErrorCodes,
   authRequiredError,
   CapabilityNotSupportedError,
   ErrorCodes,

@@ -104,6 +104,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const encoder = new TextEncoder();
+function utf8Length(text: string): number {
+  return encoder.encode(text).length;
+}
+
 function parseLine(text: string, line: number): unknown {
   try {
     return JSON.parse(text);
@@ -120,7 +125,14 @@ export function readTranscriptHeader(text: string, line = 1): TranscriptHeader {
   if (value.acpTranscript > TRANSCRIPT_VERSION)
     throw new TranscriptError(line, `transcript version ${value.acpTranscript} is newer than ${TRANSCRIPT_VERSION}`);
   if (typeof value.startedAt !== "string") throw new TranscriptError(line, "the header has no startedAt");
-  return value as unknown as TranscriptHeader;
+  // Fields a newer writer adds are kept; a `meta` that is not an object is no metadata.
+  const { meta, ...rest } = value;
+  return {
+    ...rest,
+    acpTranscript: value.acpTranscript,
+    startedAt: value.startedAt,
+    ...(isRecord(meta) ? { meta } : {}),
+  };
 }
 
 /** Reads one payload line. */
@@ -131,7 +143,17 @@ export function readTranscriptEntry(text: string, line: number): TranscriptEntry
     throw new TranscriptError(line, `"from" must be "client" or "agent", got ${JSON.stringify(value.from)}`);
   if (typeof value.t !== "number" || !Number.isFinite(value.t)) throw new TranscriptError(line, '"t" must be a number');
   if (!("msg" in value) && typeof value.raw !== "string") throw new TranscriptError(line, 'expected "msg" or "raw"');
-  return value as unknown as TranscriptEntry;
+  const { ms, raw, bytes, ...rest } = value;
+  const payload = typeof raw === "string" ? raw : JSON.stringify(value.msg);
+  return {
+    ...rest,
+    from: value.from,
+    t: value.t,
+    // A hand-written line may leave out the byte count: it is the payload's UTF-8 length.
+    bytes: typeof bytes === "number" ? bytes : utf8Length(payload),
+    ...(typeof ms === "number" ? { ms } : {}),
+    ...(typeof raw === "string" ? { raw } : {}),
+  };
 }
 
 /** Parses a whole transcript (blank lines are skipped). */
