@@ -9,7 +9,6 @@ function recorder(): TransportSink & { payloads: string[]; closes: (Error | unde
   return { payloads, closes, message: (p) => void payloads.push(p), closed: (e) => void closes.push(e) };
 }
 
-
 describe("createInMemoryTransportPair", () => {
   it("delivers in order, asynchronously, and buffers until start", async () => {
     const [a, b] = createInMemoryTransportPair();
