@@ -1,7 +1,7 @@
 import { ConnectionError, RequestError } from "@acp-kit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, type ConnectOptions, connectToAgent, NotAdvertisedError } from "../src/index.js";
-import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
+import { ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -156,7 +156,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
       const error = await c.call(client).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NotAdvertisedError);
       expect((error as NotAdvertisedError).requirement).toMatch(c.requirement);
-      await flush();
+      await agent.settled();
       expect(agent.methods()).toEqual(["initialize"]);
     });
   }
@@ -174,7 +174,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     );
     expect(() => session.prompt({ type: "_custom", x: 1 } as never)).toThrow(/"_custom"/);
     expect(() => session.prompt([])).toThrow(/empty/);
-    await flush();
+    await agent.settled();
     expect(agent.methods()).toEqual(["initialize", "session/new"]);
   });
 
@@ -200,7 +200,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t1" });
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t2", capabilities: { cancel: {} } });
     await agent.update("s", { sessionUpdate: "terminal_update", terminalId: "x" });
-    await flush();
+    await agent.settled();
     await expect(session.cancelToolCall("t1")).rejects.toThrow(NotAdvertisedError);
     await expect(session.cancelToolCall("nope")).rejects.toThrow(/unknown tool call/);
     await expect(session.cancelTerminal("x")).rejects.toThrow(NotAdvertisedError);
@@ -346,7 +346,7 @@ describe("sessions", () => {
     expect(await agent.connection.request("_acme/ask", { q: 2 })).toEqual({ method: "_acme/ask", params: { q: 2 } });
     await expect(agent.connection.request("fs/read_text_file", {})).rejects.toMatchObject({ code: -32601 });
     await agent.connection.notify("_acme/note", { z: 3 });
-    await flush();
+    await agent.settled();
     expect(seen).toEqual([["_acme/note", { z: 3 }]]);
     expect(agent.received.at(-1)).toEqual({ method: "_acme/ping", params: { n: 1 } });
   });
@@ -354,7 +354,7 @@ describe("sessions", () => {
   it("a dead connection: calls reject with ConnectionError and `closed` reports it", async () => {
     const { agent, client } = await setup({ handlers: { "session/new": () => new Promise(() => {}) } });
     const pending = client.newSession({ cwd: "/w" });
-    await flush();
+    await agent.settled();
     agent.agentTransport.fail(new ConnectionError("closed", "socket dropped"));
     await expect(pending).rejects.toBeInstanceOf(ConnectionError);
     expect(await client.closed).toBeInstanceOf(ConnectionError);

@@ -5,8 +5,9 @@
  * result it settled with and the updates its iterator yielded.
  */
 import { RequestError, type SessionUpdate } from "@acp-kit/protocol";
+import { vi } from "vitest";
 import { type ClientSession, connectToAgent, type ForegroundWork, type Turn } from "../../src/index.js";
-import { deferred, flush, ScriptedAgent } from "./scripted-agent.js";
+import { deferred, ScriptedAgent } from "./scripted-agent.js";
 
 export type Step =
   /** The client sends a prompt; `name` identifies its handle. */
@@ -19,7 +20,7 @@ export type Step =
   | { update: Record<string, unknown> }
   /** The client calls `session.cancel()`. */
   | { cancel: true }
-  /** Lets time pass (for the fallback timer). */
+  /** Lets time pass on the scenario's fake clock (for the fallback timer). */
   | { wait: number };
 
 export type Outcome = { stopReason: string | undefined } | { rejected: number | string } | "pending";
@@ -65,9 +66,26 @@ function record(handle: Turn | ForegroundWork, into: HandleRecord): void {
   );
 }
 
+/**
+ * The client's timers run on a fake clock that only `wait` steps move, so a scenario plays the
+ * same however loaded the machine is; `close()` gives the real timers back.
+ */
 export async function runScenario(
   steps: readonly Step[],
   options: { userMessageTimeoutMs?: number } = {},
+): Promise<RunResult & { close(): Promise<void> }> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    return await playScenario(steps, options);
+  } catch (error) {
+    vi.useRealTimers();
+    throw error;
+  }
+}
+
+async function playScenario(
+  steps: readonly Step[],
+  options: { userMessageTimeoutMs?: number },
 ): Promise<RunResult & { close(): Promise<void> }> {
   const answers = new Map<string, ReturnType<typeof deferred<{ messageId: string }>>>();
   const order: string[] = [];
@@ -124,11 +142,11 @@ export async function runScenario(
     } else if ("cancel" in step) {
       await session.cancel();
     } else {
-      await new Promise((r) => setTimeout(r, step.wait));
+      await vi.advanceTimersByTimeAsync(step.wait);
     }
-    await flush(2);
+    await agent.settled();
   }
-  await flush(4);
+  await agent.settled();
   return {
     turns,
     works,
@@ -138,8 +156,12 @@ export async function runScenario(
       return agent.methods().filter((m) => m === "session/cancel").length;
     },
     async close() {
-      await client.close();
-      await agent.close();
+      try {
+        await client.close();
+        await agent.close();
+      } finally {
+        vi.useRealTimers();
+      }
     },
   };
 }
