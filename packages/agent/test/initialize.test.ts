@@ -67,10 +67,11 @@ describe("initialize", () => {
   it("answers requests that overtake an initialize still in its async hook with -32600", async () => {
     const hook = gate();
     running = start({ prompt: noop, initialize: () => hook.promise });
-    const answers = [running.client.initialize(), running.client.request("session/new", { cwd: "/w" })];
+    const initializing = running.client.initialize();
+    const opening = running.client.request("session/new", { cwd: "/w" });
     await running.settled(); // both arrived while the hook still runs
     hook.open();
-    const [init, session] = await Promise.allSettled(answers);
+    const [init, session] = await Promise.allSettled([initializing, opening]);
     expect(init.status).toBe("fulfilled");
     expect(session).toMatchObject({ status: "rejected", reason: { code: -32600 } });
   });

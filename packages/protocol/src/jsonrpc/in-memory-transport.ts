@@ -30,20 +30,26 @@ export interface InMemoryTransportOptions {
 
 const settled = Promise.resolve();
 
+// The timer functions as this module loads, so a test's fake timers (installed later) do not
+// stall `settled()`; `setImmediate` where there is one (Node, Bun, Deno), as a zero `setTimeout`
+// may wait a millisecond.
+const timers: { setImmediate?: (callback: () => void) => unknown; setTimeout: typeof setTimeout } = globalThis;
+const { setImmediate: realSetImmediate, setTimeout: realSetTimeout } = timers;
+
 /**
  * One macrotask hop. The event loop runs a macrotask only once the microtask queue is empty, so
  * when the callback runs every promise reaction that was going to run without outside help has
- * run: that is what makes `settled()` deterministic where counting microtasks is not. Taken when
- * this module loads, so a test's fake timers (installed later) do not stall it.
+ * run: that is what makes `settled()` deterministic where counting microtasks is not.
  */
-const realSetImmediate = typeof setImmediate === "function" ? setImmediate : undefined;
-const realSetTimeout = setTimeout;
 function hop(callback: () => void): void {
   if (realSetImmediate !== undefined) realSetImmediate(callback);
   else realSetTimeout(callback, 0);
 }
 
-/** Hops `settled()` takes before it gives up on a pair that keeps delivering. */
+/**
+ * Hops `settled()` takes before it gives up on a pair that keeps delivering. Delivery runs in
+ * microtasks, so one hop suffices today; the loop keeps `settled()` true should it ever not.
+ */
 const MAX_SETTLE_HOPS = 10_000;
 
 /** One direction of the channel: a queue of payloads on its way to one sink. */
