@@ -307,9 +307,9 @@ describe("Connection: ordering and concurrency", () => {
     peer.send({ jsonrpc: "2.0", id: 1, method: "req", params: { n: 2 } });
     peer.send({ jsonrpc: "2.0", method: "note", params: { n: 3 } });
     peer.send({ jsonrpc: "2.0", method: "note", params: { n: 4 } });
-    await peer.waitFor(1);
     await peer.settle(); // every later message dispatched while the slow handler still waits
     releaseSlow();
+    await peer.waitFor(1);
     await peer.settle();
     expect(events.filter((e) => !e.startsWith("end"))).toEqual(["start 1", "request 2", "start 3", "start 4"]);
     expect(events.indexOf("end 3")).toBeLessThan(events.indexOf("end 1"));
