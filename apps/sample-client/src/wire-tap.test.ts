@@ -12,7 +12,7 @@ describe("wire tap", () => {
     b.start({ message: () => {}, closed: () => {} });
     await tapped.send('{"jsonrpc":"2.0","method":"x"}');
     await b.send('{ "jsonrpc": "2.0",\n "id": 1, "result": {} }');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await b.settled();
     expect(received).toHaveLength(1);
     expect(seen).toEqual([
       ["send", '{"jsonrpc":"2.0","method":"x"}'],

@@ -96,7 +96,7 @@ describe("session/cancel", () => {
     }
     expect(await afterEnd.promise).toBeInstanceOf(TurnEndedError);
     expect(turnRef!.active).toBe(false);
-    await new Promise((r) => setTimeout(r, 20));
+    await s.settled();
     expectNothingAfterLastIdle(s.client.updates());
     expect(s.client.idles()).toHaveLength(1);
   });
@@ -131,7 +131,7 @@ describe("session/cancel", () => {
     await s.client.cancel(s.sessionId);
     await s.client.waitForIdles(1);
     answer!({ outcome: { outcome: "selected", optionId: "allow_once" } });
-    await new Promise((r) => setTimeout(r, 20));
+    await s.settled();
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "requires_action", "idle"]);
   });
 
@@ -139,11 +139,11 @@ describe("session/cancel", () => {
     const s = (running = await startWithSession({ prompt: (turn) => abortable(turn.signal) }));
     await s.client.prompt(s.sessionId, "first");
     const queued = s.client.prompt(s.sessionId, "second").catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 10));
+    await s.settled(); // the second prompt is queued behind the first
     await s.client.cancel(s.sessionId);
     expect(await queued).toMatchObject({ code: -32800 });
     await s.client.waitForIdles(1);
-    await new Promise((r) => setTimeout(r, 20));
+    await s.settled();
     expect(s.client.updates().filter((u) => u.sessionUpdate === "user_message")).toHaveLength(1);
     expect(s.client.idles()).toHaveLength(1);
   });
@@ -151,7 +151,7 @@ describe("session/cancel", () => {
   it("sends nothing when the session is idle", async () => {
     const s = (running = await startWithSession({ prompt: async () => {} }));
     await s.client.cancel(s.sessionId);
-    await new Promise((r) => setTimeout(r, 20));
+    await s.settled();
     expect(s.client.updates()).toEqual([]);
   });
 
@@ -232,7 +232,7 @@ describe("errors after a turn ended", () => {
     await expect(kept!.say("x")).rejects.toThrow(TurnEndedError);
     await expect(kept!.requestPermission({ title: "x" })).rejects.toThrow(TurnEndedError);
     expect(kept!.signal.aborted).toBe(true);
-    await new Promise((r) => setTimeout(r, 10));
+    await s.settled();
     expectNothingAfterLastIdle(s.client.updates());
   });
 });

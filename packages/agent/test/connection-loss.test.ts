@@ -19,7 +19,8 @@ import {
 import { type ClientOptions, gate, ScriptedClient } from "./support/harness.js";
 
 const CWD = "/work/project";
-const tick = (ms = 1) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A streaming handler's pause between lines: it lets the event loop (and the client) run. */
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -82,7 +83,7 @@ function agentWith(definition: Partial<AgentDefinition> & Pick<AgentDefinition, 
     await client.initialize();
     /** The socket dies under both ends at once (no close handshake). */
     const drop = () => clientSide.fail(ConnectionError.closed("The WebSocket was destroyed"));
-    return { client, handle, sent, drop };
+    return { client, handle, sent, drop, settled: () => clientSide.settled() };
   };
   return { store, connect };
 }
@@ -115,7 +116,7 @@ describe("connection lost mid-stream", () => {
         for (let line = 1; !turn.signal.aborted; line++) {
           await reply.append(`line ${line}\n`);
           await terminal.write(`line ${line}\n`);
-          await tick();
+          await yieldToEventLoop();
         }
         aborted.open(turn.signal.reason);
         return "end_turn"; // the engine reports `cancelled` whatever the handler says
@@ -254,12 +255,13 @@ describe("connection lost while idle", () => {
 
 describe("resuming while the cut-off turn is still ending", () => {
   it("waits for the turn's recorded end before replaying", async () => {
+    const cleanedUp = gate();
     const { connect } = agentWith({
       prompt: async (turn) => {
         const reply = turn.message();
         await reply.append("working");
         await new Promise((resolve) => turn.signal.addEventListener("abort", resolve, { once: true }));
-        await tick(30); // cleaning up takes a while
+        await cleanedUp.promise; // cleaning up takes a while
         await reply.append(" (stopped)");
       },
     });
@@ -268,8 +270,13 @@ describe("resuming while the cut-off turn is still ending", () => {
     await first.client.prompt(sessionId, "work");
     await first.client.waitUntil(() => first.client.updates().some((u) => u.sessionUpdate === "agent_message_chunk"));
     first.drop();
-    // No wait for the first connection's end: the resume itself waits.
-    const replay = await resumeWithReplay(connect, sessionId);
+    // No wait for the first connection's end: the resume itself waits, here until the cleanup ends.
+    const second = await connect();
+    const resumed = second.client.request("session/resume", { sessionId, cwd: CWD, replayFrom: { type: "start" } });
+    await second.settled();
+    cleanedUp.open();
+    await resumed;
+    const replay = second.client.updates(sessionId);
     expect(replay.map((u) => u.sessionUpdate)).toEqual(["user_message", "agent_message", "state_update"]);
     expect(text(replay[1])).toBe("working (stopped)");
     expect(replay.at(-1)).toEqual(IDLE_CANCELLED);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type Started, start } from "./support/harness.js";
+import { gate, type Started, start } from "./support/harness.js";
 
 let running: Started | undefined;
 afterEach(async () => {
@@ -65,11 +65,13 @@ describe("initialize", () => {
   });
 
   it("answers requests that overtake an initialize still in its async hook with -32600", async () => {
-    running = start({ prompt: noop, initialize: () => new Promise((r) => setTimeout(r, 10)) });
-    const [init, session] = await Promise.allSettled([
-      running.client.initialize(),
-      running.client.request("session/new", { cwd: "/w" }),
-    ]);
+    const hook = gate();
+    running = start({ prompt: noop, initialize: () => hook.promise });
+    const initializing = running.client.initialize();
+    const opening = running.client.request("session/new", { cwd: "/w" });
+    await running.settled(); // both arrived while the hook still runs
+    hook.open();
+    const [init, session] = await Promise.allSettled([initializing, opening]);
     expect(init.status).toBe("fulfilled");
     expect(session).toMatchObject({ status: "rejected", reason: { code: -32600 } });
   });

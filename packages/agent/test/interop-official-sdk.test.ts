@@ -74,7 +74,9 @@ function connectOfficialClient(onUpdate?: (params: acp.UpdateSessionNotification
     connection.close();
     await handle.close();
   });
-  return { connection, permissions, wire };
+  /** The pair is quiet and the SDK's promise-driven dispatch ran dry (see `InMemoryTransport.settled`). */
+  const settled = () => agentSide.settled();
+  return { connection, permissions, wire, settled };
 }
 
 async function initialize(connection: acp.ClientConnection) {
@@ -182,7 +184,7 @@ describe("the official v2 client against our agent", () => {
       replayFrom: { type: "start" },
     });
     // The SDK dispatches notification handlers asynchronously; wire order is checked below.
-    await new Promise((r) => setTimeout(r, 20));
+    await second.settled();
     expect(seen.map((u) => u.sessionUpdate)).toEqual([
       "user_message",
       "tool_call_update",

@@ -22,7 +22,7 @@ type Op =
   | { kind: "cancel" }
   | { kind: "answer"; choice: "allow" | "reject" | "cancelled" }
   | { kind: "tick" }
-  /** session/close, a pause, then session/resume (no replay) to go on with the same session. */
+  /** session/close, a pause until all is quiet, then session/resume (no replay) to go on with the same session. */
   | { kind: "closeAndResume" };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -43,7 +43,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "closeAndResume" as const }) },
 );
 
-const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));
+/** A turn's pause: it lets the event loop (and so the client's next messages) run first. */
+const yieldToEventLoop = () => new Promise((r) => setImmediate(r));
 
 function abortable(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
@@ -61,7 +62,7 @@ async function runScenario(ops: Op[]): Promise<void> {
         for (const step of turn.text) {
           if (step === "c") await turn.message().append("chunk");
           else if (step === "t") await turn.toolCall({ title: "tool" }).start();
-          else if (step === "w") await tick();
+          else if (step === "w") await yieldToEventLoop();
           else if (step === "x") throw new Error("boom");
           else if (step === "a") await abortable(turn.signal);
           else if (step === "p" && !(await turn.requestPermission({ title: "ok?" })).granted) return "refusal";
@@ -99,12 +100,12 @@ async function runScenario(ops: Op[]): Promise<void> {
       else if (op.kind === "closeAndResume") {
         await s.client.request("session/close", { sessionId });
         const closedAt = s.client.wire.length;
-        await tick(2);
+        await s.settled();
         silentWindows.push([closedAt, s.client.wire.length]);
         await s.client.request("session/resume", { sessionId, cwd: "/work/project" });
         resumeSnapshots.add(s.client.states(sessionId).at(-1));
       } else if (op.kind === "answer") answer(op.choice);
-      else await tick();
+      else await s.settled();
     }
     // Drain: cancel until every prompt is answered and the session is idle.
     let settled = false;
@@ -121,10 +122,10 @@ async function runScenario(ops: Op[]): Promise<void> {
     ) {
       await s.client.cancel(sessionId);
       while (pendingPermissions.length > 0) answer("cancelled");
-      await tick(2);
+      await s.settled();
     }
     const results = await Promise.all(outcomes);
-    await tick(5);
+    await s.settled();
 
     const updates = s.client.updates(sessionId);
     // Every update is schema-valid.

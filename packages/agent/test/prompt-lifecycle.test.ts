@@ -52,7 +52,7 @@ describe("insertion and messageId", () => {
     await s.client.waitForIdles(1);
     await s.client.prompt(s.sessionId, "short");
     await s.client.waitForIdles(2);
-    await new Promise((r) => setTimeout(r, 20));
+    await s.settled();
     expect(s.client.idles().map((u) => u.stopReason)).toEqual(["max_tokens", "end_turn"]);
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "idle", "running", "idle"]);
   });
@@ -162,7 +162,7 @@ describe("queued prompts", () => {
     await s.client.prompt(s.sessionId, "first");
     let secondAnswered = false;
     const second = s.client.prompt(s.sessionId, "second").then((r) => ((secondAnswered = true), r));
-    await new Promise((r) => setTimeout(r, 30));
+    await s.settled();
     expect(secondAnswered).toBe(false);
     expect(s.client.updates().filter((u) => u.sessionUpdate === "user_message")).toHaveLength(1);
     release.open();
@@ -185,7 +185,7 @@ describe("queued prompts", () => {
     const s = (running = await startWithSession({
       prompt: async (turn) => {
         seen.push(turn.text);
-        await new Promise((r) => setTimeout(r, 5));
+        await null; // still running when the next prompts arrive (all three come in one delivery)
       },
     }));
     await Promise.all(["1", "2", "3"].map((t) => s.client.prompt(s.sessionId, t)));
@@ -285,7 +285,7 @@ describe("agent-initiated work", () => {
     const session = s.agent.sessions.get(s.sessionId)!;
     const order: string[] = [];
     const work = session.startWork(async () => void order.push("work"));
-    await new Promise((r) => setTimeout(r, 10));
+    await s.settled();
     order.push("released");
     release.open();
     await work;

@@ -1,5 +1,5 @@
 import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
 import { gate, ScriptedClient, type Started, start, startWithSession } from "./support/harness.js";
 
@@ -265,7 +265,7 @@ describe("session/close", () => {
     const s = track(await startWithSession({ prompt: (turn) => abortable(turn.signal) }));
     await s.client.prompt(s.sessionId, "first");
     const queued = s.client.prompt(s.sessionId, "second").catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 10));
+    await s.settled(); // the second prompt is queued behind the first
     await s.client.request("session/close", { sessionId: s.sessionId });
     expect(await queued).toMatchObject({ code: -32800 });
   });
@@ -446,6 +446,8 @@ describe("connection loss", () => {
 
 describe("persistence", () => {
   it("saves session data at the end of each turn and bumps updatedAt on insertion", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] }); // a clock that moves only when told
+    cleanups.push(async () => void vi.useRealTimers());
     const store = new InMemorySessionStore();
     const s = track(
       await startWithSession({
@@ -456,7 +458,7 @@ describe("persistence", () => {
       }),
     );
     const before = store.get(s.sessionId)!.updatedAt!;
-    await new Promise((r) => setTimeout(r, 5));
+    vi.advanceTimersByTime(5);
     await s.client.prompt(s.sessionId, "x");
     await s.client.waitForIdles(1);
     const record = store.get(s.sessionId)!;

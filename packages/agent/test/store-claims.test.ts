@@ -34,7 +34,7 @@ function agentOn(store: ClaimingStore, prompt: AgentDefinition["prompt"] = async
       await handle.close();
     });
     await client.initialize();
-    return { client, handle };
+    return { client, handle, settled: () => b.settled() };
   };
 }
 
@@ -55,7 +55,7 @@ describe("SessionStore claim/release", () => {
     const sessionId = await first.client.newSession("/w");
     await first.client.close();
     await first.handle.closed;
-    await new Promise((r) => setTimeout(r, 0));
+    await first.settled(); // the release follows the recorded end of the run
     expect(store.calls).toEqual([`claim ${sessionId}`, `release ${sessionId}`]);
     const second = await connect();
     await second.client.request("session/resume", { sessionId, cwd: "/w" });

@@ -18,8 +18,6 @@ afterEach(async () => {
   running = undefined;
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 10));
-
 /** Tags of what the client received, with state and background for state updates. */
 function trace(client: ScriptedClient): string[] {
   return client.updates().map((u) => {
@@ -51,7 +49,7 @@ describe("defect 5: ids the engine refuses to reuse", () => {
     await s.client.waitForIdles(1);
     const before = s.client.updates().length;
     await expect(s.client.prompt(s.sessionId, "two")).rejects.toMatchObject({ code: -32603 });
-    await settle();
+    await s.settled();
     expect(first.messageId).toBe("user_message_same");
     expect(s.client.updates().length).toBe(before);
   });
@@ -165,7 +163,7 @@ describe("background work", () => {
     await s.client.cancel(s.sessionId);
     await s.client.waitForIdles(2);
     await detached!.complete({ content: ["no more changes"] });
-    await settle();
+    await s.settled();
     const id = detached!.id;
     expect(trace(s.client)).toEqual([
       "state:running",
@@ -196,7 +194,7 @@ describe("background work", () => {
     await s.client.request("session/resume", { sessionId: s.sessionId, cwd: "/work/project" });
     await terminal!.write("rebuilt\n");
     await terminal!.exit({ exitCode: 0 });
-    await settle();
+    await s.settled();
     const id = terminal!.id;
     expect(trace(s.client)).toEqual([
       "state:running",
@@ -234,7 +232,7 @@ describe("background work", () => {
     await s.client.prompt(s.sessionId, "go");
     await s.client.waitForIdles(1);
     await s.client.request("session/close", { sessionId: s.sessionId });
-    await settle();
+    await s.settled();
     expect(hookErrors).toEqual([]);
     const finals = s.client
       .updates()
@@ -264,7 +262,7 @@ describe("background work", () => {
     await s.client.prompt(s.sessionId, "go");
     await s.client.waitForIdles(1);
     await s.client.request("session/close", { sessionId: s.sessionId });
-    await settle();
+    await s.settled();
     expect(hookErrors).toEqual([]);
     expect(
       s.client
@@ -300,7 +298,7 @@ describe("background work", () => {
     await s.client.prompt(s.sessionId, "go");
     await s.client.waitForIdles(1);
     open.open();
-    await settle();
+    await s.settled();
     expect(problems).toEqual(["TypeError", "TypeError"]);
   });
 });

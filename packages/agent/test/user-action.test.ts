@@ -111,7 +111,7 @@ describe("permission requests", () => {
     await s.client.prompt(s.sessionId, "x");
     await s.client.waitUntil(() => answers.length === 2);
     answers[0]!({ outcome: { outcome: "cancelled" } });
-    await new Promise((r) => setTimeout(r, 10));
+    await s.settled();
     expect(s.client.states().map((u) => u.state)).toEqual(["running", "requires_action"]);
     answers[1]!({ outcome: { outcome: "cancelled" } });
     await s.client.waitForIdles(1);

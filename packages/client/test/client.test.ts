@@ -2,7 +2,7 @@ import { sessionNotFoundError, unsupportedProtocolVersionError } from "@acp-kit/
 import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, CapabilityNotSupportedError, type ConnectOptions, connectToAgent } from "../src/index.js";
-import { flush, ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
+import { ScriptedAgent, type ScriptedAgentOptions } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -157,7 +157,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
       const error = await c.call(client).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CapabilityNotSupportedError);
       expect((error as CapabilityNotSupportedError).requirement).toMatch(c.requirement);
-      await flush();
+      await agent.settled();
       expect(agent.methods()).toEqual(["initialize"]);
     });
   }
@@ -175,7 +175,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     );
     expect(() => session.prompt({ type: "_custom", x: 1 } as never)).toThrow(/"_custom"/);
     expect(() => session.prompt([])).toThrow(/empty/);
-    await flush();
+    await agent.settled();
     expect(agent.methods()).toEqual(["initialize", "session/new"]);
   });
 
@@ -201,7 +201,7 @@ describe("local refusal of what the agent did not advertise (nothing is sent)", 
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t1" });
     await agent.update("s", { sessionUpdate: "tool_call_update", toolCallId: "t2", capabilities: { cancel: {} } });
     await agent.update("s", { sessionUpdate: "terminal_update", terminalId: "x" });
-    await flush();
+    await agent.settled();
     await expect(session.cancelToolCall("t1")).rejects.toThrow(CapabilityNotSupportedError);
     await expect(session.cancelToolCall("nope")).rejects.toThrow(/unknown tool call/);
     await expect(session.cancelTerminal("x")).rejects.toThrow(CapabilityNotSupportedError);
@@ -347,7 +347,7 @@ describe("sessions", () => {
     expect(await agent.connection.request("_acme/ask", { q: 2 })).toEqual({ method: "_acme/ask", params: { q: 2 } });
     await expect(agent.connection.request("fs/read_text_file", {})).rejects.toMatchObject({ code: -32601 });
     await agent.connection.notify("_acme/note", { z: 3 });
-    await flush();
+    await agent.settled();
     expect(seen).toEqual([["_acme/note", { z: 3 }]]);
     expect(agent.received.at(-1)).toEqual({ method: "_acme/ping", params: { n: 1 } });
   });
@@ -355,7 +355,7 @@ describe("sessions", () => {
   it("a dead connection: calls reject with ConnectionError and `closed` reports it", async () => {
     const { agent, client } = await setup({ handlers: { "session/new": () => new Promise(() => {}) } });
     const pending = client.newSession({ cwd: "/w" });
-    await flush();
+    await agent.settled();
     agent.agentTransport.fail(new ConnectionError("closed", "socket dropped"));
     await expect(pending).rejects.toBeInstanceOf(ConnectionError);
     expect(await client.closed).toBeInstanceOf(ConnectionError);

@@ -20,7 +20,18 @@ type Send = (update: Record<string, unknown>) => Promise<void>;
  * work and is answered when inserted. `steer`: it is inserted into the running work at once, which
  * streams one more chunk and ends with the steered prompt's stop reason.
  */
-function sdkAgent(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } = {}) {
+interface AgentOptions {
+  agentWorkOnFirstPrompt?: boolean;
+  /** Awaited before chunk `chunk` of work `work`; by default a turn of the event loop. */
+  pace?: (work: number, chunk: number) => Promise<void>;
+  /** Called when a prompt was steered into the running work. */
+  onSteer?: () => void;
+}
+
+/** The default pause between chunks: it lets the event loop (and so the client) run. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function sdkAgent(policy: Policy, options: AgentOptions = {}) {
   let messages = 0;
   let works = 0;
   let busy: Promise<void> = Promise.resolve();
@@ -29,7 +40,7 @@ function sdkAgent(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } 
   let agentWorkDone = !options.agentWorkOnFirstPrompt;
   const reasonOf = (text: string) => /stop:(\w+)/.exec(text)?.[1] ?? "end_turn";
   const textOf = (prompt: unknown) => ((prompt as { text?: string }[])[0]?.text ?? "") as string;
-  const tick = () => new Promise((r) => setTimeout(r, 10));
+  const pace = options.pace ?? yieldToEventLoop;
 
   async function runWork(send: Send, text: string, insert: () => Promise<void>): Promise<void> {
     const work = ++works;
@@ -37,7 +48,7 @@ function sdkAgent(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } 
     await send({ sessionUpdate: "state_update", state: "running" });
     await insert();
     for (let i = 1; i <= 3; i++) {
-      await tick();
+      await pace(work, i);
       await send({
         sessionUpdate: "agent_message_chunk",
         messageId: `w${work}`,
@@ -74,6 +85,7 @@ function sdkAgent(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } 
       }
       if (policy === "steer" && running) {
         steered = { text };
+        options.onSteer?.();
         return userMessage().then(() => ({ messageId }));
       }
       return new Promise<{ messageId: string }>((resolve) => {
@@ -87,7 +99,7 @@ function sdkAgent(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } 
     });
 }
 
-async function connect(policy: Policy, options: { agentWorkOnFirstPrompt?: boolean } = {}) {
+async function connect(policy: Policy, options: AgentOptions = {}) {
   const [clientEnd, agentEnd] = createInMemoryTransportPair();
   const connection = sdkAgent(policy, options).connect(streamFromTransport(agentEnd) as unknown as acp.Stream);
   cleanup.push(async () => connection.close?.());
@@ -96,14 +108,22 @@ async function connect(policy: Policy, options: { agentWorkOnFirstPrompt?: boole
   return client.newSession({ cwd: "/w" });
 }
 
-function follow(handle: Turn | ForegroundWork): { chunks: string[]; done: Promise<unknown> } {
+function follow(handle: Turn | ForegroundWork): {
+  chunks: string[];
+  firstChunk: Promise<void>;
+  done: Promise<unknown>;
+} {
   const chunks: string[] = [];
+  let streaming!: () => void;
+  const firstChunk = new Promise<void>((resolve) => (streaming = resolve));
   const iterated = (async () => {
     for await (const u of handle) {
-      if (u.sessionUpdate === "agent_message_chunk") chunks.push((u as { messageId: string }).messageId);
+      if (u.sessionUpdate !== "agent_message_chunk") continue;
+      chunks.push((u as { messageId: string }).messageId);
+      streaming();
     }
   })();
-  return { chunks, done: Promise.all([iterated, handle.done]) };
+  return { chunks, firstChunk, done: Promise.all([iterated, handle.done]) };
 }
 
 describe("interop: turn model against official SDK v2 agents", () => {
@@ -124,11 +144,17 @@ describe("interop: turn model against official SDK v2 agents", () => {
   });
 
   it("a steering agent: a prompt sent during work joins it and settles with it", async () => {
-    const session = await connect("steer");
+    // The work holds its second chunk until the steered prompt is in.
+    let steeredIn!: () => void;
+    const steered = new Promise<void>((resolve) => (steeredIn = resolve));
+    const session = await connect("steer", {
+      pace: (work, chunk) => (work === 1 && chunk === 2 ? steered : yieldToEventLoop()),
+      onSteer: () => steeredIn(),
+    });
     const first = session.prompt("one stop:end_turn");
     const a = follow(first);
     // Steer once the work streams.
-    while (a.chunks.length === 0) await new Promise((r) => setTimeout(r, 1));
+    await a.firstChunk;
     const second = session.prompt("also this stop:refusal");
     const b = follow(second);
     await Promise.all([a.done, b.done]);

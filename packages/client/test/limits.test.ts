@@ -2,7 +2,7 @@
 import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { connectToAgent } from "../src/index.js";
-import { deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { deferred, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "limits-test", version: "1.0.0" };
 
@@ -55,10 +55,10 @@ describe("client limits", () => {
       logger: { warn: (message, data) => void warnings.push({ message, data }) },
     });
     const created = client.newSession({ cwd: "/tmp", mcpServers: [] });
-    await flush();
+    await agent.settled();
     for (let i = 0; i < 50; i++)
       void agent.update(`ghost-${i}`, { sessionUpdate: "session_info_update", title: `t${i}` });
-    await flush();
+    await agent.settled();
     expect(warnings.some((w) => w.message.includes("early-update buffer full"))).toBe(true);
     answer.resolve({ sessionId: "real" });
     await created;

@@ -9,7 +9,7 @@ import {
   SessionStore,
 } from "../src/index.js";
 import { ReplayingAgent } from "./support/replaying-agent.js";
-import { flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const text = (t: string) => ({ type: "text" as const, text: t });
@@ -171,16 +171,16 @@ describe("a dropped connection mid-turn (reconnect helper + resume with replay)"
     const firstTurn = turn.done;
 
     for (const update of script.slice(0, dropAt)) await agent.emit(update);
-    await flush();
+    await agent.settled();
     agent.drop();
     // The agent keeps working while no client is attached: these are only in its history.
     for (const update of script.slice(dropAt, dropAt + missed)) await agent.emit(update);
     await firstTurn.catch(() => {});
-    await flush();
+    await agent.settled();
     const second = await reconnecting.ready();
     expect(second).not.toBe(first);
     for (const update of script.slice(dropAt + missed)) await agent.emit(update);
-    await flush();
+    await agent.settled();
     return { snapshot: store.getSnapshot(), firstTurn, resumedWork };
   }
 
@@ -219,7 +219,7 @@ describe("resumeSession on a session already open on this connection", () => {
     const session = await client.newSession({ cwd: "/w" });
     const store = session.store;
     await agent.update("s", { sessionUpdate: "agent_message", messageId: "live", content: [] });
-    await flush();
+    await agent.settled();
     const again = await client.resumeSession("s", { cwd: "/w", replay: true });
     expect(again).toBe(session);
     expect(again.store).toBe(store);

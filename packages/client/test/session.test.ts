@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { connectToAgent } from "../src/index.js";
-import { flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -39,7 +39,7 @@ describe("session subscriptions", () => {
       const subscription = session.onUpdate(listener);
       const disposeBySymbol = symbolDispose(subscription);
       await agent.update("s", chunk);
-      await flush();
+      await agent.settled();
       expect(listener).toHaveBeenCalledTimes(1);
       if (how === "dispose") subscription.dispose();
       else disposeBySymbol();
@@ -47,7 +47,7 @@ describe("session subscriptions", () => {
       subscription.dispose();
       disposeBySymbol();
       await agent.update("s", chunk);
-      await flush();
+      await agent.settled();
       expect(listener).toHaveBeenCalledTimes(1);
     }
     symbolDispose(session.onForegroundWork(() => {}))();
@@ -77,7 +77,7 @@ describe("setConfigOption", () => {
   ])("refuses $name locally and sends nothing", async ({ value }) => {
     const { agent, session } = await openSession();
     await expect(session.setConfigOption("x", value)).rejects.toThrow(TypeError);
-    await flush();
+    await agent.settled();
     expect(agent.received.filter((r) => r.method === "session/set_config_option")).toEqual([]);
   });
 });

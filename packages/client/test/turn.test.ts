@@ -8,7 +8,7 @@ import {
   type Turn,
   type WorkProgress,
 } from "../src/index.js";
-import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { type AgentHandler, deferred, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const text = (t: string) => ({ type: "text", text: t });
@@ -44,15 +44,13 @@ async function collect(work: WorkProgress): Promise<string[]> {
   return tags;
 }
 
-function isSettled(promise: Promise<unknown>): Promise<boolean> {
-  const marker = Symbol();
-  return Promise.race([
-    promise.then(
-      () => true,
-      () => true,
-    ),
-    new Promise((r) => setTimeout(() => r(marker), 5)),
-  ]).then((v) => v === true);
+/** Whether `promise` settles once every pending promise reaction ran (one macrotask hop). */
+async function isSettled(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  const mark = () => void (settled = true);
+  promise.then(mark, mark);
+  await new Promise((resolve) => setImmediate(resolve));
+  return settled;
 }
 
 describe("turn: response and updates race", () => {
@@ -74,7 +72,7 @@ describe("turn: response and updates race", () => {
 
   it("updates first (user_message, running, ..., idle), then the response: one user message, done after the response", async () => {
     const response = deferred<{ messageId: string }>();
-    const { session, send } = await setup({
+    const { session, send, agent } = await setup({
       "session/prompt": async () => {
         await send({ sessionUpdate: "user_message", messageId: "u1", content: [text("hi")] });
         await send({ sessionUpdate: "state_update", state: "running" });
@@ -84,7 +82,7 @@ describe("turn: response and updates race", () => {
       },
     });
     const turn = session.prompt("hi");
-    await flush();
+    await agent.settled();
     expect(session.store.getSnapshot().state.state).toBe("idle");
     expect(await isSettled(turn.done)).toBe(false);
     response.resolve({ messageId: "u1" });
@@ -97,12 +95,12 @@ describe("turn: response and updates race", () => {
 
   it("a repeated idle snapshot is not a completion", async () => {
     // A conforming agent (it echoes the user message), so no fallback timer is involved, however slow the machine.
-    const { session, send } = await setup({ "session/prompt": () => ({ messageId: "u1" }) }, {}, {}, 60_000);
+    const { session, send, agent } = await setup({ "session/prompt": () => ({ messageId: "u1" }) }, {}, {}, 60_000);
     const turn = session.prompt("hi");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [] });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn", background: [] });
-    await flush();
+    await agent.settled();
     expect(turn.isDone).toBe(false);
     await send({ sessionUpdate: "state_update", state: "running", background: [] });
     await send({ sessionUpdate: "user_message", messageId: "u1", content: [{ type: "text", text: "hi" }] });
@@ -113,12 +111,12 @@ describe("turn: response and updates race", () => {
 
   it("a prompt sent while the session is busy completes with its own work, not the previous work's idle", async () => {
     const response = deferred<{ messageId: string }>();
-    const { session, send } = await setup({ "session/prompt": () => response.promise }, {}, {}, 60_000);
+    const { session, send, agent } = await setup({ "session/prompt": () => response.promise }, {}, {}, 60_000);
     await send({ sessionUpdate: "state_update", state: "running" });
-    await flush();
+    await agent.settled();
     const turn = session.prompt("queued");
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
-    await flush();
+    await agent.settled();
     response.resolve({ messageId: "u2" });
     await turn.messageId;
     expect(turn.isDone).toBe(false);
@@ -153,14 +151,14 @@ describe("turn: response and updates race", () => {
   });
 
   it("updates of a session are applied strictly in arrival order", async () => {
-    const { session, send } = await setup();
+    const { session, send, agent } = await setup();
     const seen: string[] = [];
     session.onUpdate((u) =>
       seen.push(`${u.sessionUpdate}:${session.store.getSnapshot().messages.agent.get("a")?.content.length ?? 0}`),
     );
     for (let i = 0; i < 50; i++)
       void send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text(String(i)) });
-    await flush();
+    await agent.settled();
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `agent_message_chunk:${i + 1}`));
     expect(
       session.store
@@ -230,7 +228,7 @@ describe("turn: cancel at every point", () => {
 
     // The agent still reports: t1 finished before it could stop.
     await send({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" });
-    await flush();
+    await agent.settled();
     expect(turn.isDone).toBe(false);
     expect(session.store.getSnapshot().toolCalls.get("t1")?.status).toBe("completed");
     await send({
@@ -248,7 +246,7 @@ describe("turn: cancel at every point", () => {
     const turn = session.prompt("hi", { signal: controller.signal });
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "running" });
-    await flush();
+    await agent.settled();
     controller.abort();
     await agent.next("session/cancel");
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "cancelled" });
@@ -258,7 +256,7 @@ describe("turn: cancel at every point", () => {
   it("an already aborted signal: nothing is sent", async () => {
     const { session, agent } = await setup();
     expect(() => session.prompt("hi", { signal: AbortSignal.abort(new Error("stop")) })).toThrow("stop");
-    await flush();
+    await agent.settled();
     expect(agent.methods()).toEqual(["initialize", "session/new"]);
   });
 
@@ -282,7 +280,7 @@ describe("turn: cancel at every point", () => {
     await turn.done;
     await turn.cancel();
     expect(await turn.done).toEqual({ stopReason: "end_turn" });
-    await flush();
+    await agent.settled();
     expect(agent.methods()).not.toContain("session/cancel");
   });
 
@@ -307,7 +305,7 @@ describe("turn: connection loss", () => {
     await send({ sessionUpdate: "user_message", messageId: "u1", content: [text("hi")] });
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("partial") });
-    await flush();
+    await agent.settled();
     agent.agentTransport.fail(new ConnectionError("closed", "peer vanished"));
     await expect(turn.done).rejects.toBeInstanceOf(ConnectionError);
     const seen: string[] = [];
@@ -337,7 +335,7 @@ describe("turn: connection loss", () => {
 
 describe("agent-initiated foreground work", () => {
   it("is reported through onForegroundWork and ends at idle", async () => {
-    const { session, send } = await setup();
+    const { session, send, agent } = await setup();
     const started: ForegroundWork[] = [];
     const tags: Promise<string[]>[] = [];
     session.onForegroundWork((w) => {
@@ -347,7 +345,7 @@ describe("agent-initiated foreground work", () => {
     await send({ sessionUpdate: "state_update", state: "running" });
     await send({ sessionUpdate: "agent_message_chunk", messageId: "a", content: text("wake-up report") });
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
-    await flush();
+    await agent.settled();
     expect(started).toHaveLength(1);
     expect(started[0]).toMatchObject({ id: "work-1", startedBy: "agent", messageIds: [], state: "idle" });
     expect(await started[0]!.done).toEqual({ stopReason: "end_turn" });
@@ -366,7 +364,7 @@ describe("agent-initiated foreground work", () => {
     await turn.done;
     expect(started).toHaveLength(0);
     await send({ sessionUpdate: "state_update", state: "requires_action" });
-    await flush();
+    await agent.settled();
     expect(started).toHaveLength(1);
     await started[0]!.cancel();
     await agent.next("session/cancel");
@@ -473,7 +471,7 @@ describe("agent requests", () => {
       content: { name: "Ada" },
     });
     await second.agent.connection.notify("elicitation/complete", { elicitationId: "e1" });
-    await flush();
+    await agent.settled();
     expect(completed).toEqual(["e1"]);
   });
 
@@ -520,7 +518,7 @@ describe("malformed input", () => {
       messageId: "a",
       content: text("ok"),
     } satisfies Record<string, unknown> as SessionUpdate & Record<string, unknown>);
-    await flush();
+    await agent.settled();
     expect(warnings).toHaveLength(2);
     expect(session.store.getSnapshot().timeline).toHaveLength(1);
   });
@@ -528,14 +526,14 @@ describe("malformed input", () => {
 
 describe("session close", () => {
   it("closing a session mid-turn ends its turn cancelled", async () => {
-    const { session, send, client } = await setup({
+    const { session, send, client, agent } = await setup({
       "session/prompt": () => ({ messageId: "u1" }),
       "session/close": () => ({}),
     });
     const turn = session.prompt("long");
     await turn.messageId;
     await send({ sessionUpdate: "state_update", state: "running" });
-    await flush();
+    await agent.settled();
     await session.close();
     expect(await turn.done).toEqual({ stopReason: "cancelled" });
     expect(client.session("s")).toBeUndefined();
@@ -572,11 +570,11 @@ describe("cancel and background work", () => {
         options,
       })
       .then((a) => (backgroundAnswer = a));
-    await flush();
+    await agent.settled();
     expect(answers).toHaveLength(2);
     await turn.cancel();
     expect(await foreground).toEqual({ outcome: { outcome: "cancelled" } });
-    await flush();
+    await agent.settled();
     expect(backgroundAnswer).toBeUndefined();
     answers[1]!({ outcome: { outcome: "selected", optionId: "ok" } });
     await background;

@@ -6,7 +6,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, UpdateBufferOverflowError } from "../src/index.js";
-import { flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { ScriptedAgent } from "./support/scripted-agent.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -29,7 +29,7 @@ async function setup(buffer?: { highWaterMark: number; limit: number }) {
   const agent = new ScriptedAgent({
     handlers: {
       "session/new": () => ({ sessionId: "s" }),
-      "session/prompt": () => new Promise((resolve) => setTimeout(() => resolve({ messageId: `u${++prompts}` }), 0)),
+      "session/prompt": async () => ({ messageId: `u${++prompts}` }),
     },
   });
   cleanup.push(() => agent.close());
@@ -51,14 +51,14 @@ async function setup(buffer?: { highWaterMark: number; limit: number }) {
 
 describe("turn update buffers", () => {
   it("a never-iterated handle holds no updates and never stalls the transport (memory)", async () => {
-    const { session, send, chunk, applied } = await setup({ highWaterMark: 64, limit: 1024 });
+    const { agent, session, send, chunk, applied } = await setup({ highWaterMark: 64, limit: 1024 });
     const turn = session.prompt("go");
     await turn.accepted;
     await send({ sessionUpdate: "user_message", messageId: "u1", content: [{ type: "text", text: "go" }] });
     await send({ sessionUpdate: "state_update", state: "running" });
     const before = heapMiB();
     for (let i = 0; i < 20_000; i++) await chunk(i);
-    await flush();
+    await agent.settled();
     const grown = heapMiB() - before;
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     expect(await turn.done).toEqual({ stopReason: "end_turn" });
@@ -70,7 +70,7 @@ describe("turn update buffers", () => {
   }, 60_000);
 
   it("consumed updates are not retained: a consumer that keeps up holds almost nothing (memory)", async () => {
-    const { session, send, chunk } = await setup();
+    const { agent, session, send, chunk } = await setup();
     const turn = session.prompt("go");
     let seen = 0;
     const consumed = (async () => {
@@ -81,7 +81,7 @@ describe("turn update buffers", () => {
     await send({ sessionUpdate: "state_update", state: "running" });
     const before = heapMiB();
     for (let i = 0; i < 20_000; i++) await chunk(i);
-    await flush();
+    await agent.settled();
     const grown = heapMiB() - before;
     await send({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     await consumed;
@@ -110,12 +110,12 @@ describe("turn update buffers", () => {
       }
       await agent.update("s", { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     })();
-    await flush(20);
+    await agent.settled();
     const stalledAt = applied();
     // Paused: 50 buffered, then up to maxPendingHandlers (1024) handlers waiting for room.
     expect(stalledAt).toBeLessThan(50 + 1024 + 16);
     expect(written).toBeLessThan(5000);
-    await flush(10);
+    await agent.settled();
     expect(applied()).toBe(stalledAt);
     let read = 0;
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) read++;

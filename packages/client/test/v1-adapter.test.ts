@@ -5,7 +5,7 @@
 import { ConnectionError, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, type ConnectOptions, connectToAgent } from "../src/index.js";
-import { type AgentHandler, deferred, flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { type AgentHandler, deferred, ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -97,13 +97,13 @@ describe("prompts over v1", () => {
     const seen: string[] = [];
     void turn.messageId.then(() => seen.push("accepted"));
     await agent.next("session/prompt");
-    await flush();
+    await agent.settled();
     expect(seen).toEqual([]);
     await agent.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "a" } });
     await agent.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "b" } });
     await agent.update("s1", { sessionUpdate: "tool_call", toolCallId: "t1", title: "Read" });
     await agent.update("s1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "c" } });
-    await flush();
+    await agent.settled();
     expect(seen).toEqual(["accepted"]);
     answer.resolve({ stopReason: "max_tokens" });
     expect(await turn.done).toEqual({ stopReason: "max_tokens" });
@@ -221,7 +221,7 @@ describe("sessions over v1", () => {
     expect((await agent.next("session/set_mode")).params).toEqual({ sessionId: "s1", modeId: "code" });
     expect(session.store.getSnapshot().configOptions[0]).toMatchObject({ currentValue: "code" });
     await agent.update("s1", { sessionUpdate: "current_mode_update", currentModeId: "ask" });
-    await flush();
+    await agent.settled();
     expect(session.store.getSnapshot().configOptions[0]).toMatchObject({ currentValue: "ask" });
   });
 
@@ -333,7 +333,7 @@ describe("sessions over v1", () => {
     const answers = Array.from({ length: 200 }, (_, i) =>
       agent.connection.request("fs/read_text_file", { sessionId: "s1", path: `/f${i}` }),
     );
-    await flush(20);
+    await agent.settled();
     expect(peak).toBe(64);
     release.resolve();
     const results = (await Promise.all(answers)) as { content: string }[];

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type AcpClient, connectToAgent } from "../src/index.js";
-import { flush, ScriptedAgent } from "./support/scripted-agent.js";
+import { ScriptedAgent } from "./support/scripted-agent.js";
 
 const info = { name: "test-client", version: "0.0.1" };
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -36,7 +36,7 @@ describe("v1 values the client reads in their v2 spelling", () => {
         { name: "plan", description: "Make a plan" },
       ],
     });
-    await flush();
+    await agent.settled();
     expect(session.store.getSnapshot().availableCommands).toEqual([
       {
         type: "command",

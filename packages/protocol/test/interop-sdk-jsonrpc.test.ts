@@ -55,16 +55,17 @@ describe("SDK client app <-> our Connection (agent role)", () => {
       return { protocolVersion: 2, info: { name: "acp-kit-agent", version: "0.0.0" }, capabilities: {} };
     });
     let cancelledWith: unknown;
-    agent.onRequest(
-      "session/list",
-      (_params, ctx) =>
-        new Promise((_resolve, reject) =>
-          ctx.signal.addEventListener("abort", () => {
-            cancelledWith = ctx.signal.reason;
-            reject(new Error("stopped"));
-          }),
-        ),
-    );
+    let listed!: () => void;
+    const listing = new Promise<void>((resolve) => (listed = resolve));
+    agent.onRequest("session/list", (_params, ctx) => {
+      listed();
+      return new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => {
+          cancelledWith = ctx.signal.reason;
+          reject(new Error("stopped"));
+        }),
+      );
+    });
     agent.listen();
     cleanups.push(() => agent.close());
 
@@ -73,10 +74,10 @@ describe("SDK client app <-> our Connection (agent role)", () => {
       .connectWith(sdkStream(streamFromTransport(theirs)), async (ctx) => {
         const init = await ctx.request("initialize", { protocolVersion: 2, info });
         const controller = new AbortController();
-        const listing = ctx.request("session/list", {}, { cancellationSignal: controller.signal });
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        const list = ctx.request("session/list", {}, { cancellationSignal: controller.signal });
+        await listing; // our handler is running
         controller.abort();
-        const listError = await listing.catch((e: unknown) => e);
+        const listError = await list.catch((e: unknown) => e);
         return { init, listError };
       });
 

@@ -16,8 +16,13 @@ const writer = join(import.meta.dirname, "fixtures", "kill-writer.ts");
 const dir = mkdtempSync(join(tmpdir(), "acp-kill-loop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the writer, waits until it appended a little, kills it after `delayMs`; returns its last report. */
-async function runAndKill(round: number, delayMs: number, durability: string, batch: string): Promise<number> {
+/**
+ * Starts the writer and kills it once it reported `afterAppends` appends (it goes on writing while
+ * the signal is on its way, so the kill lands mid-append, mid-patch or mid-compaction); returns
+ * its last report. Counting appends, not milliseconds, gives every round work to lose however
+ * busy the machine is.
+ */
+async function runAndKill(round: number, afterAppends: number, durability: string, batch: string): Promise<number> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--import", "tsx", writer, dir, String(round), durability, batch],
@@ -27,22 +32,23 @@ async function runAndKill(round: number, delayMs: number, durability: string, ba
   );
   let reported = 0;
   let buffer = "";
-  const started = new Promise<void>((resolve, reject) => {
+  const reachedTarget = new Promise<void>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`writer exited early with ${code}`)));
+    let ready = false;
     child.stdout?.on("data", (data: Buffer) => {
       buffer += data.toString("utf8");
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
       for (const line of lines) {
-        if (line === "ready") resolve();
+        if (line === "ready") ready = true;
         else if (/^\d+$/.test(line)) reported = Number(line);
       }
+      if (ready && reported >= afterAppends) resolve();
     });
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await started;
-  await new Promise((r) => setTimeout(r, delayMs));
+  await reachedTarget;
   child.kill("SIGKILL");
   await exited;
   return reported;
@@ -70,7 +76,7 @@ describe("kill -9 while appending", () => {
       const durability = durabilities[round % durabilities.length] as string;
       // Line-by-line writes in odd rounds, batched writes in even ones.
       const batch = round % 2 === 0 ? "batch" : "lines";
-      const reported = await runAndKill(round, 5 + Math.floor(Math.random() * 120), durability, batch);
+      const reported = await runAndKill(round, 10 * Math.floor(Math.random() * 60), durability, batch);
       const store = new FileSessionStore({ dir });
       try {
         const record = store.get("s");

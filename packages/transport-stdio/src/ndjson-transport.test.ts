@@ -180,11 +180,16 @@ describe("ndjsonTransport", () => {
       const { a, b } = pipePair();
       const client = new Connection(a);
       const agent = new Connection(b);
-      agent.onRequest("never", () => new Promise(() => {}));
+      let arrived!: () => void;
+      const handling = new Promise<void>((resolve) => (arrived = resolve));
+      agent.onRequest("never", () => {
+        arrived();
+        return new Promise(() => {});
+      });
       agent.listen();
       client.listen();
       const pending = client.request("never");
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await handling;
       await b.close();
       await expect(pending).rejects.toBeInstanceOf(ConnectionError);
       await agent.close();

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
-import { delay, fixture, isAlive, packageDir } from "./support.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fixture, isAlive, packageDir } from "./support.js";
 
 const orphans: number[] = [];
 afterEach(() => {
@@ -37,12 +37,16 @@ async function runClient(how: "exit" | "throw" | "sigterm") {
   return { agentPid, clientExit: await clientExit };
 }
 
+/** Polls until the process `pid` is gone, for at most `timeoutMs`; says whether it is. */
 async function waitForDeath(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
-    await delay(25);
-  }
+  await vi
+    .waitFor(
+      () => {
+        if (isAlive(pid)) throw new Error(`process ${pid} is still alive`);
+      },
+      { timeout: timeoutMs, interval: 25 },
+    )
+    .catch(() => undefined);
   return !isAlive(pid);
 }
 

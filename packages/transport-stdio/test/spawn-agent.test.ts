@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { Connection, ConnectionError } from "@acp-kit/protocol/jsonrpc";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnAgent } from "../src/index.js";
-import { delay, killAllSpawned, spawnFixture, tempDir, track, writeFile } from "./support.js";
+import { isPending, killAllSpawned, spawnFixture, tempDir, track, writeFile } from "./support.js";
 
 afterEach(killAllSpawned);
 
@@ -102,10 +102,11 @@ describe("spawnAgent", () => {
     const payload = { blob: "x".repeat(4096) };
     let sent = 0;
     let blocked: Promise<void> | undefined;
+    // Our pipe writes complete at once while the pipe has room, so a send is left waiting (for a
+    // drain that a deaf agent never brings) only once the pipe is full.
     for (; sent < 10_000; sent++) {
       const notified = connection.notify("fill", payload);
-      const state = await Promise.race([notified.then(() => "sent"), delay(200).then(() => "waiting")]);
-      if (state === "waiting") {
+      if (await isPending(notified)) {
         blocked = notified;
         break;
       }
@@ -114,7 +115,7 @@ describe("spawnAgent", () => {
     // Pipe capacity (64 KiB on Linux) plus our high-water mark plus one payload, with slack.
     expect(sent * 4096).toBeLessThan(1024 * 1024);
     expect(agent.transport.bufferedBytes).toBeLessThan(64 * 1024 + 2 * 4200);
-    const stillBlocked = await Promise.race([blocked!.then(() => false), delay(300).then(() => true)]);
+    const stillBlocked = await isPending(blocked!);
     expect(stillBlocked).toBe(true);
     const outcome = blocked!.catch((e: unknown) => e);
     await connection.close();
@@ -229,7 +230,8 @@ describe("spawnAgent", () => {
       spawnAgent(process.execPath, ["-e", "process.stdout.write('{\"early\":true}\\n')"], { stderr: "pipe" }),
     );
     await agent.exited;
-    await delay(50);
+    // Started late: once what the agent wrote waits in our buffer.
+    await vi.waitFor(() => expect(agent.child.stdout?.readableLength).toBeGreaterThan(0), { timeout: 5000 });
     const messages: string[] = [];
     const error = await new Promise<Error | undefined>((resolve) =>
       agent.transport.start({ message: (m) => void messages.push(m), closed: resolve }),

@@ -54,7 +54,18 @@ export function writeFile(path: string, text: string, mode?: number): void {
   if (mode !== undefined) chmodSync(path, mode);
 }
 
-export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Whether `promise` is still pending once every queued promise reaction, `process.nextTick` and
+ * `setImmediate` callback (the write coalescing of the NDJSON writer) ran. I/O completions can
+ * still settle it later: use it where nothing outside this process would.
+ */
+export async function isPending(promise: Promise<unknown>): Promise<boolean> {
+  let pending = true;
+  const settle = () => void (pending = false);
+  promise.then(settle, settle);
+  await new Promise((resolve) => setImmediate(resolve));
+  return pending;
+}
 
 export function isAlive(pid: number): boolean {
   try {

@@ -78,10 +78,18 @@ describe("Node client", () => {
   });
 
   it("aborts a connection attempt with its signal", async () => {
-    const server = await startServer({ authenticate: () => new Promise(() => {}) });
+    let authenticating!: () => void;
+    const upgrading = new Promise<void>((resolve) => (authenticating = resolve));
+    const server = await startServer({
+      authenticate: () => {
+        authenticating();
+        return new Promise(() => {});
+      },
+    });
     const controller = new AbortController();
     const attempt = connectWebSocket(server.url, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await upgrading; // the attempt is in flight: the server holds its upgrade
+    controller.abort();
     const error = (await attempt.catch((caught: unknown) => caught)) as ConnectionError;
     expect(error.kind).toBe("connect_failed");
     expect(error.message).toContain("aborted");

@@ -1,16 +1,16 @@
 // Server bounds where a peer controls a wait or a volume (docs/limits.md): first-message and
 // idle timeouts, the global memory budget across connections, and the UTF-8 policy.
 import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { connectWebSocket } from "../src/node/index.js";
 import {
   closeOf,
-  delay,
   initializeRequest,
   opened,
   rawClient,
   recordingSink,
   refusalOf,
+  roundTrip,
   startServer,
   waitFor,
 } from "./support.js";
@@ -37,10 +37,19 @@ describe("ACP WebSocket server limits", () => {
   it("defaults the first-message timeout to 10 s, and 0 disables it", async () => {
     const { DEFAULT_FIRST_MESSAGE_TIMEOUT_MS } = await import("../src/node/server-options.js");
     expect(DEFAULT_FIRST_MESSAGE_TIMEOUT_MS).toBe(10_000);
-    const server = await startServer({ firstMessageTimeoutMs: 0 });
-    const socket = rawClient(server.url);
-    await opened(socket);
-    await delay(150);
+    // A fake clock, moved well past the default: a first-message timer, had one been armed, fires.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let socket: ReturnType<typeof rawClient>;
+    try {
+      const server = await startServer({ firstMessageTimeoutMs: 0 });
+      socket = rawClient(server.url);
+      await opened(socket);
+      await vi.advanceTimersByTimeAsync(2 * DEFAULT_FIRST_MESSAGE_TIMEOUT_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    // A close the server sent would reach us before the answer to a request sent after it.
+    await roundTrip(socket, "fence");
     expect(socket.readyState).toBe(1);
   });
 

@@ -52,8 +52,12 @@ describe("createReconnectingConnection", () => {
     const port = server.port;
     const jar = new AcpCookieJar();
     const disconnects: Error[] = [];
+    let attempts = 0;
     const connection = createReconnectingConnection<Live>({
-      connect: () => connectWebSocket(`ws://127.0.0.1:${port}/acp`, { cookies: jar }),
+      connect: () => {
+        attempts++;
+        return connectWebSocket(`ws://127.0.0.1:${port}/acp`, { cookies: jar });
+      },
       onConnected: (transport, info) => initializeOn(transport, info.attempt, info.reconnect),
       onDisconnected: ({ error }) => disconnects.push(error),
       backoff: { initialMs: 20, maxMs: 100, jitter: 0.2 },
@@ -71,7 +75,8 @@ describe("createReconnectingConnection", () => {
     expect(dropError).toBeInstanceOf(ConnectionError);
     expect(dropError.details.closeCode).toBe(1001);
     await waitFor(() => connection.state === "reconnecting");
-    await new Promise((resolve) => setTimeout(resolve, 100)); // a few refused attempts while down
+    const attemptsUp = attempts;
+    await waitFor(() => attempts >= attemptsUp + 3, 5_000, "a few refused attempts while down");
 
     server = await startServer({ ...options, port });
     const second = await connection.ready();
@@ -146,14 +151,18 @@ describe("createReconnectingConnection", () => {
   });
 
   it("close() during backoff stops at once; an aborted signal closes it", async () => {
+    let attempts = 0;
     const connection = createReconnectingConnection({
       connect: async () => {
+        attempts++;
         throw new ConnectionError("connect_failed", "down");
       },
       onConnected: () => undefined,
       backoff: { initialMs: 60_000, jitter: 0 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => attempts === 1, 5_000, "the first attempt");
+    // Its failure is handled in promise reactions only: after this hop the connection sleeps in its backoff.
+    await new Promise((resolve) => setImmediate(resolve));
     await connection.close();
     expect(await connection.closed).toBeUndefined();
 

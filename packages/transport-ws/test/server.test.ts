@@ -6,10 +6,12 @@ import {
   echoInitialize,
   initializeRequest,
   initializeResult,
+  isPending,
   opened,
   rawClient,
   recordingSink,
   refusalOf,
+  roundTrip,
   startServer,
   track,
   waitFor,
@@ -226,17 +228,30 @@ describe("ACP WebSocket server", () => {
 
   it("keeps a live peer that answers pings", async () => {
     const sinks: ReturnType<typeof recordingSink>[] = [];
-    const server = await startServer({
-      keepalive: { intervalMs: 20, timeoutMs: 60 },
-      onConnection: (transport) => {
-        const sink = recordingSink();
-        sinks.push(sink);
-        transport.start(sink);
-      },
-    });
-    const client = track(await connectWebSocket(server.url, { keepalive: false }));
-    client.start(recordingSink());
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    let server: Awaited<ReturnType<typeof startServer>>;
+    // The keepalive timers run on a fake clock; each step waits for the real ping and pong, so a
+    // busy machine cannot let the pong timeout pass before the pong was read.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    try {
+      server = await startServer({
+        keepalive: { intervalMs: 20, timeoutMs: 60 },
+        onConnection: (transport) => {
+          const sink = echoInitialize(transport);
+          sinks.push(sink);
+          transport.start(sink);
+        },
+      });
+      const client = rawClient(server.url); // answers pings, as every ws peer does
+      await opened(client);
+      for (let step = 1; step <= 12; step++) {
+        const pinged = new Promise((resolve) => client.once("ping", resolve));
+        await vi.advanceTimersByTimeAsync(20);
+        await pinged;
+        await roundTrip(client, step); // its pong went first: the server has read it
+      }
+    } finally {
+      vi.useRealTimers();
+    }
     expect(server.connections).toBe(1);
     expect((await waitForSink(sinks)).closedCalls).toBe(0);
   });
@@ -267,13 +282,8 @@ describe("ACP WebSocket server", () => {
       const result = transport.send(chunk);
       sent++;
       maxBuffered = Math.max(maxBuffered, transport.bufferedAmount);
-      if (result) {
-        const state = await Promise.race([
-          result.then(() => "drained"),
-          new Promise((r) => setTimeout(() => r("pending"), 150)),
-        ]);
-        if (state === "pending") pending = result;
-      }
+      // A write the kernel takes completes at once; one left waiting means the buffers are full.
+      if (result && (await isPending(result))) pending = result;
       expect(sent).toBeLessThan(100_000);
     }
     expect(maxBuffered).toBeLessThan(highWaterMark + 2 * chunk.length);
@@ -365,10 +375,14 @@ describe("ACP WebSocket server", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let setUp!: () => void;
+    const setupDone = new Promise<void>((resolve) => (setUp = resolve));
+    let held: (WebSocketTransport & { memoryUsage: number }) | undefined;
     const seen: string[] = [];
     const server = await startServer({
       onConnection: async (transport) => {
-        await new Promise((resolve) => setTimeout(resolve, 50)); // slow setup: frames must wait
+        held = transport as WebSocketTransport & { memoryUsage: number };
+        await setupDone; // slow setup: frames must wait
         transport.start({
           message(payload) {
             seen.push(JSON.parse(payload).id);
@@ -380,10 +394,16 @@ describe("ACP WebSocket server", () => {
     });
     const client = track(await connectWebSocket(server.url));
     client.start(recordingSink());
-    await client.send(initializeRequest(1));
-    for (let id = 2; id <= 5; id++) await client.send(JSON.stringify({ jsonrpc: "2.0", id, method: "x" }));
+    const frames = [initializeRequest(1)];
+    for (let id = 2; id <= 5; id++) frames.push(JSON.stringify({ jsonrpc: "2.0", id, method: "x" }));
+    for (const frame of frames) await client.send(frame);
+    await new Promise((resolve) => setImmediate(resolve)); // the client's corked frames are written
+    setUp();
     await waitFor(() => seen.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The frames behind the first were read with it and wait in the transport's queue (their
+    // UTF-16 size counts in memoryUsage): only the busy sink keeps them from being delivered.
+    const heldBytes = 2 * frames.slice(1).reduce((n, frame) => n + frame.length, 0);
+    await waitFor(() => (held?.memoryUsage ?? 0) >= heldBytes, 5_000, "the frames held behind the first");
     expect(seen).toEqual([1]);
     release();
     await waitFor(() => seen.length === 5);

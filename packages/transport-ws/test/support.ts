@@ -137,6 +137,44 @@ export function refusalOf(socket: WebSocket): Promise<{ status: number; headers:
   });
 }
 
+/**
+ * Sends `initialize` with `id` from a raw client and resolves with the answer (the server must
+ * answer it, e.g. with `echoInitialize`); rejects if the socket closes first. A TCP connection
+ * keeps order both ways, so the answer proves the server read everything sent before the request,
+ * and that it sent no close before its answer.
+ */
+export function roundTrip(socket: WebSocket, id: number | string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (data: unknown) => {
+      const message = JSON.parse(String(data)) as { id?: unknown };
+      if (message.id !== id) return;
+      socket.off("message", onMessage);
+      socket.off("close", onClose);
+      resolve(message);
+    };
+    const onClose = (code: number) => {
+      socket.off("message", onMessage);
+      reject(new Error(`socket closed (${code}) before the answer to ${String(id)}`));
+    };
+    socket.on("message", onMessage);
+    socket.once("close", onClose);
+    socket.send(initializeRequest(id));
+  });
+}
+
+/**
+ * Whether `promise` is still pending once every queued promise reaction, `process.nextTick` and
+ * the `setImmediate` callbacks queued before (the transport's cork flush) ran. An I/O completion
+ * can settle it later: use it where the peer stopped reading, so none comes.
+ */
+export async function isPending(promise: Promise<unknown>): Promise<boolean> {
+  let pending = true;
+  const settle = () => void (pending = false);
+  promise.then(settle, settle);
+  await new Promise((resolve) => setImmediate(resolve));
+  return pending;
+}
+
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

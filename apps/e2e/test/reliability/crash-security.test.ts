@@ -91,9 +91,7 @@ describe("security", { timeout: 20_000 }, () => {
     const received: string[] = [];
     clientSide.start({ message: (p) => void received.push(p), closed: () => undefined });
     const send = (m: object) => clientSide.send(JSON.stringify({ jsonrpc: "2.0", ...m }));
-    const settle = async () => {
-      for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 1));
-    };
+    const settle = () => clientSide.settled();
     return { received, send, settle, close: () => clientSide.close() };
   }
 

@@ -145,6 +145,12 @@ export class ScriptedClient {
 export interface Started {
   client: ScriptedClient;
   agent: AgentConnectionHandle;
+  /**
+   * Resolves once nothing is in flight between client and agent and every handler's promise
+   * chain ran dry (the in-memory pair's `settled()`): what the wire holds then is all there is,
+   * short of a timer or of a gate the test still holds.
+   */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -163,6 +169,7 @@ export function start(
   return {
     client,
     agent,
+    settled: () => clientSide.settled(),
     async stop() {
       await client.close();
       await agent.close();

@@ -23,6 +23,7 @@ export class ReplayingAgent {
   #attached: Connection | undefined;
   #liveTransport: InMemoryTransport | undefined;
   readonly #connections: Connection[] = [];
+  readonly #agentEnds: InMemoryTransport[] = [];
   #messageIds = 0;
 
   /** Opens a new connection to the agent; returns the client's end. */
@@ -30,6 +31,7 @@ export class ReplayingAgent {
     const [clientEnd, agentEnd] = createInMemoryTransportPair();
     const conn = new Connection(agentEnd);
     this.#connections.push(conn);
+    this.#agentEnds.push(agentEnd);
     conn.onRequest("initialize", () => ({
       protocolVersion: 2,
       info: { name: "replaying-agent", version: "1" },
@@ -53,6 +55,11 @@ export class ReplayingAgent {
     conn.listen();
     this.#liveTransport = agentEnd;
     return clientEnd;
+  }
+
+  /** Resolves once every connection opened to this agent is quiet (each pair's `settled()`). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#agentEnds.map((end) => end.settled()));
   }
 
   /** Emits one update: kept in history (notices and state excepted), sent live if a client is attached. */

@@ -6,8 +6,9 @@
  */
 import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
+import { vi } from "vitest";
 import { type ClientSession, connectToAgent, type ForegroundWork, type Turn } from "../../src/index.js";
-import { deferred, flush, ScriptedAgent } from "./scripted-agent.js";
+import { deferred, ScriptedAgent } from "./scripted-agent.js";
 
 export type Step =
   /** The client sends a prompt; `name` identifies its handle. */
@@ -20,7 +21,7 @@ export type Step =
   | { update: Record<string, unknown> }
   /** The client calls `session.cancel()`. */
   | { cancel: true }
-  /** Lets time pass (for the fallback timer). */
+  /** Lets time pass on the scenario's fake clock (for the fallback timer). */
   | { wait: number };
 
 export type Outcome = { stopReason: string | undefined } | { rejected: number | string } | "pending";
@@ -66,9 +67,26 @@ function record(handle: Turn | ForegroundWork, into: HandleRecord): void {
   );
 }
 
+/**
+ * The client's timers run on a fake clock that only `wait` steps move, so a scenario plays the
+ * same however loaded the machine is; `close()` gives the real timers back.
+ */
 export async function runScenario(
   steps: readonly Step[],
   options: { userMessageTimeoutMs?: number } = {},
+): Promise<RunResult & { close(): Promise<void> }> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  try {
+    return await playScenario(steps, options);
+  } catch (error) {
+    vi.useRealTimers();
+    throw error;
+  }
+}
+
+async function playScenario(
+  steps: readonly Step[],
+  options: { userMessageTimeoutMs?: number },
 ): Promise<RunResult & { close(): Promise<void> }> {
   const answers = new Map<string, ReturnType<typeof deferred<{ messageId: string }>>>();
   const order: string[] = [];
@@ -125,11 +143,11 @@ export async function runScenario(
     } else if ("cancel" in step) {
       await session.cancel();
     } else {
-      await new Promise((r) => setTimeout(r, step.wait));
+      await vi.advanceTimersByTimeAsync(step.wait);
     }
-    await flush(2);
+    await agent.settled();
   }
-  await flush(4);
+  await agent.settled();
   return {
     turns,
     works,
@@ -139,8 +157,12 @@ export async function runScenario(
       return agent.methods().filter((m) => m === "session/cancel").length;
     },
     async close() {
-      await client.close();
-      await agent.close();
+      try {
+        await client.close();
+        await agent.close();
+      } finally {
+        vi.useRealTimers();
+      }
     },
   };
 }

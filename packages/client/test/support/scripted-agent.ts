@@ -100,6 +100,15 @@ export class ScriptedAgent {
     });
   }
 
+  /**
+   * Resolves once nothing is in flight between client and agent and every promise chain of
+   * either side ran dry (the pair's `settled()`); what was exchanged then is all there is, short
+   * of a timer or a deferred the test still holds.
+   */
+  settled(): Promise<void> {
+    return this.agentTransport.settled();
+  }
+
   update(sessionId: string, update: Record<string, unknown>): Promise<void> {
     return this.connection.notify("session/update", { sessionId, update });
   }
@@ -118,9 +127,4 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-/** Lets every queued in-memory delivery happen. */
-export async function flush(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }

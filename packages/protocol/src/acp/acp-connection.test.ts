@@ -39,9 +39,7 @@ function againstRawPeer<S extends "agent" | "client">(side: S, options: AcpConne
   const received: Record<string, unknown>[] = [];
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   cleanups.push(() => connection.close());
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  };
+  const settle = () => theirs.settled();
   const send = (message: object) => void (theirs as InMemoryTransport).send(JSON.stringify(message));
   return { connection, received, logs, settle, send };
 }
@@ -257,16 +255,17 @@ describe("typed ACP connection", () => {
   it("carries cancellation through the typed layer", async () => {
     const { agent, client } = typedPair();
     let aborted = false;
-    client.onRequest(
-      "session/request_permission",
-      (_params, ctx) =>
-        new Promise((resolve) =>
-          ctx.signal.addEventListener("abort", () => {
-            aborted = true;
-            resolve({ outcome: { outcome: "cancelled" } });
-          }),
-        ),
-    );
+    let asked!: () => void;
+    const handling = new Promise<void>((resolve) => (asked = resolve));
+    client.onRequest("session/request_permission", (_params, ctx) => {
+      asked();
+      return new Promise((resolve) =>
+        ctx.signal.addEventListener("abort", () => {
+          aborted = true;
+          resolve({ outcome: { outcome: "cancelled" } });
+        }),
+      );
+    });
     agent.listen();
     client.listen();
     const controller = new AbortController();
@@ -280,7 +279,7 @@ describe("typed ACP connection", () => {
       },
       { signal: controller.signal },
     );
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await handling;
     controller.abort();
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await vi.waitFor(() => expect(aborted).toBe(true));

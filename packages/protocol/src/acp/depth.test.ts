@@ -17,9 +17,7 @@ function agentAgainstRawPeer(maxDepth?: number) {
   const received: Record<string, unknown>[] = [];
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   const send = (text: string) => void theirs.send(text);
-  const settle = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-  };
+  const settle = () => theirs.settled();
   return { connection, received, send, settle };
 }
 

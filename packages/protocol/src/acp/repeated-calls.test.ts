@@ -16,7 +16,7 @@ function againstRawPeer<S extends "agent" | "client">(side: S, validateOutgoing:
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   cleanups.push(() => connection.close());
   const next = async () => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    await theirs.settled();
     return received.at(-1);
   };
   const answer = (id: number | undefined, result: unknown) =>

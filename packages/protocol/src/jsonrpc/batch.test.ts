@@ -13,9 +13,10 @@ describe("Connection: inbound batches (JSON-RPC 2.0)", () => {
 
   it("processes every entry and sends one array once all requests settled", async () => {
     const notes: number[] = [];
+    const held = new Map<number, () => void>();
     const peer = createRawPeer({}, (c) => {
       c.onRequest<{ n: number }>("add", async ({ n }) => {
-        await new Promise((resolve) => setTimeout(resolve, n));
+        await new Promise<void>((resolve) => held.set(n, resolve));
         return n + 1;
       });
       c.onNotification<{ n: number }>("note", ({ n }) => void notes.push(n));
@@ -26,6 +27,11 @@ describe("Connection: inbound batches (JSON-RPC 2.0)", () => {
       { jsonrpc: "2.0", id: "two", method: "add", params: { n: 1 } },
       { jsonrpc: "2.0", id: 3, method: "missing" },
     ]);
+    // The requests settle in the opposite order of their entries.
+    await peer.settle();
+    held.get(1)?.();
+    await peer.settle();
+    held.get(20)?.();
     const received = await peer.waitFor(1);
     await peer.settle();
     expect(received).toHaveLength(1);

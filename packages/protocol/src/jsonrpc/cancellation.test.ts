@@ -153,21 +153,24 @@ describe("$/cancel_request between two connections", () => {
     const { a, b } = createConnectionPair();
     let handlerAborted!: () => void;
     const aborted = new Promise<void>((resolve) => (handlerAborted = resolve));
+    let handlerStarted!: () => void;
+    const started = new Promise<void>((resolve) => (handlerStarted = resolve));
     b.onRequest(
       "slow",
       (_p, ctx) =>
-        new Promise((_resolve, reject) =>
+        new Promise((_resolve, reject) => {
           ctx.signal.addEventListener("abort", () => {
             handlerAborted();
             reject(ctx.signal.reason);
-          }),
-        ),
+          });
+          handlerStarted();
+        }),
     );
     a.listen();
     b.listen();
     const controller = new AbortController();
     const call = a.request("slow", {}, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await started;
     controller.abort();
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await aborted;

@@ -286,10 +286,12 @@ describe("Connection: inbound error mapping", () => {
 describe("Connection: ordering and concurrency", () => {
   it("invokes handlers synchronously in arrival order, a slow handler reordering nothing", async () => {
     const events: string[] = [];
+    let releaseSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (releaseSlow = resolve));
     const peer = createRawPeer({}, (c) => {
       c.onNotification<{ n: number }>("note", async ({ n }) => {
         events.push(`start ${n}`);
-        if (n === 1) await new Promise((resolve) => setTimeout(resolve, 30));
+        if (n === 1) await slow;
         events.push(`end ${n}`);
       });
       c.onRequest<{ n: number }>("req", ({ n }) => {
@@ -301,8 +303,10 @@ describe("Connection: ordering and concurrency", () => {
     peer.send({ jsonrpc: "2.0", id: 1, method: "req", params: { n: 2 } });
     peer.send({ jsonrpc: "2.0", method: "note", params: { n: 3 } });
     peer.send({ jsonrpc: "2.0", method: "note", params: { n: 4 } });
+    await peer.settle(); // every later message dispatched while the slow handler still waits
+    releaseSlow();
     await peer.waitFor(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await peer.settle();
     expect(events.filter((e) => !e.startsWith("end"))).toEqual(["start 1", "request 2", "start 3", "start 4"]);
     expect(events.indexOf("end 3")).toBeLessThan(events.indexOf("end 1"));
     await peer.connection.close();
@@ -338,11 +342,11 @@ describe("Connection: ordering and concurrency", () => {
     connection.onRequest("m", () => ++handled);
     connection.listen();
     for (let i = 0; i < 10; i++) void theirs.send(JSON.stringify({ jsonrpc: "2.0", id: i, method: "m" }));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await ours.settled();
     expect(handled).toBe(2);
     const replies: string[] = [];
     theirs.start({ message: (p) => void replies.push(p), closed: () => undefined });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await ours.settled();
     expect(handled).toBe(10);
     expect(replies).toHaveLength(10);
     await connection.close();
@@ -432,10 +436,10 @@ describe("Connection: close", () => {
     theirs.start({ message: (p) => void received.push(p), closed: () => undefined });
     connection.listen();
     void theirs.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slow" }));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await theirs.settled();
     await connection.close();
     release();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await theirs.settled();
     expect(received).toEqual([]);
   });
 });

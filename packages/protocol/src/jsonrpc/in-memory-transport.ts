@@ -10,6 +10,14 @@ import type { Transport, TransportSink } from "./transport.js";
 export interface InMemoryTransport extends Transport {
   /** Breaks the channel: both sides' sinks get `error`, queued payloads are dropped. */
   fail(error: ConnectionError): void;
+  /**
+   * Resolves once the pair is quiet: the microtask queue ran dry and neither direction holds a
+   * payload it could deliver. Every payload sent before (or in consequence of one, through any
+   * chain of promise reactions) has then been handed to its sink and dispatched. Work waiting on
+   * a timer, on I/O or on a promise nobody settles yet is not waited for. Meant for tests that
+   * check that nothing more happened; the same on both ends of a pair.
+   */
+  settled(): Promise<void>;
 }
 
 export interface InMemoryTransportOptions {
@@ -21,6 +29,28 @@ export interface InMemoryTransportOptions {
 }
 
 const settled = Promise.resolve();
+
+// The timer functions as this module loads, so a test's fake timers (installed later) do not
+// stall `settled()`; `setImmediate` where there is one (Node, Bun, Deno), as a zero `setTimeout`
+// may wait a millisecond.
+const timers: { setImmediate?: (callback: () => void) => unknown; setTimeout: typeof setTimeout } = globalThis;
+const { setImmediate: realSetImmediate, setTimeout: realSetTimeout } = timers;
+
+/**
+ * One macrotask hop. The event loop runs a macrotask only once the microtask queue is empty, so
+ * when the callback runs every promise reaction that was going to run without outside help has
+ * run: that is what makes `settled()` deterministic where counting microtasks is not.
+ */
+function hop(callback: () => void): void {
+  if (realSetImmediate !== undefined) realSetImmediate(callback);
+  else realSetTimeout(callback, 0);
+}
+
+/**
+ * Hops `settled()` takes before it gives up on a pair that keeps delivering. Delivery runs in
+ * microtasks, so one hop suffices today; the loop keeps `settled()` true should it ever not.
+ */
+const MAX_SETTLE_HOPS = 10_000;
 
 /** One direction of the channel: a queue of payloads on its way to one sink. */
 class Lane {
@@ -43,6 +73,14 @@ class Lane {
 
   get backlog(): number {
     return this.queue.length - this.head;
+  }
+
+  /**
+   * Nothing here can be delivered without outside help: the queue is empty, or it waits for a
+   * sink to start or for the receiver to resume reading (its pause is its own pending work).
+   */
+  get quiet(): boolean {
+    return !this.scheduled && (this.backlog === 0 || this.paused || this.sink === undefined || this.done);
   }
 
   push(payload: string): void | Promise<void> {
@@ -183,6 +221,18 @@ class InMemoryEndpoint implements InMemoryTransport {
     if (this.#closed) return;
     this.#closed = true;
     this.#outbound.end();
+  }
+
+  settled(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let hops = 0;
+      const check = (): void => {
+        if (this.#inbound.quiet && this.#outbound.quiet) resolve();
+        else if (++hops < MAX_SETTLE_HOPS) hop(check);
+        else reject(new Error(`In-memory transport pair still delivering after ${MAX_SETTLE_HOPS} macrotasks`));
+      };
+      hop(check);
+    });
   }
 
   fail(error: ConnectionError): void {

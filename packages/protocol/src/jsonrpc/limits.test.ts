@@ -1,11 +1,13 @@
 // Bounds on what a peer controls at the JSON-RPC layer (docs/limits.md): batch entries,
 // handlers in flight inside a batch, exact id echo, echoed text, rate-limited warnings.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createRawPeer } from "./test-support/raw-peer.js";
 
 const request = (id: number, method = "work") => ({ jsonrpc: "2.0", id, method });
 
 describe("Connection limits", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("refuses a batch over maxBatchEntries whole, with one -32600, and runs none of it", async () => {
     let calls = 0;
     const peer = createRawPeer({ maxBatchEntries: 4 }, (c) => c.onRequest("work", () => ++calls));
@@ -38,7 +40,8 @@ describe("Connection limits", () => {
       c.onRequest<unknown, number>("work", async () => {
         running++;
         peak = Math.max(peak, running);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        // Pending past the synchronous dispatch loop: only the bound keeps the next entries waiting.
+        await null;
         running--;
         return peak;
       }),
@@ -91,10 +94,11 @@ describe("Connection limits", () => {
   });
 
   it("rate-limits warnings a peer provokes and reports how many were suppressed", async () => {
+    vi.useFakeTimers();
     const peer = createRawPeer({ warningRateLimit: { burst: 5, intervalMs: 50 } });
     for (let i = 0; i < 1000; i++) peer.send("{}");
     await peer.waitFor(1000);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await vi.advanceTimersByTimeAsync(80); // the limiter reports what it suppressed when its window ends
     const warnings = peer.logs.filter((l) => l.level === "warn");
     expect(warnings.length).toBeLessThan(20);
     const suppressed = warnings.filter((w) => w.message.startsWith("Suppressed"));

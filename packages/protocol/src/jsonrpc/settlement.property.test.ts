@@ -20,8 +20,6 @@ function recordingSends(transport: Transport, sent: string[]): Transport {
   };
 }
 
-const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 describe("request settlement (property)", () => {
   it("settles every promise exactly once under random interleavings", async () => {
     await fc.assert(
@@ -74,19 +72,20 @@ describe("request settlement (property)", () => {
               },
             ),
           );
-          await tick();
+          await ta.settled();
 
           for (const op of ops) {
             const i = op.index % count;
-            if (op.kind === "tick") await tick();
+            if (op.kind === "tick")
+              await ta.settled(); // everything in flight lands
             else if (op.kind === "abort") controllers[i]!.abort(new Error(`abort ${i}`));
             else if (op.kind === "resolve") deferred.get(i)?.resolve(`ok ${i}`);
             else deferred.get(i)?.reject(new Error(`fail ${i}`));
           }
-          await tick();
+          await ta.settled();
           await (closeFromHandlerSide ? b.close() : a.close());
           await Promise.all(calls);
-          await tick();
+          await ta.settled();
 
           expect(settleCounts).toEqual(new Array(count).fill(1));
           const responses = sentByB

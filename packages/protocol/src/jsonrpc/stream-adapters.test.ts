@@ -4,6 +4,7 @@ import { ConnectionError } from "./errors.js";
 import { createInMemoryTransportPair } from "./in-memory-transport.js";
 import type { JsonRpcMessage } from "./messages.js";
 import { type JsonRpcMessageStream, streamFromTransport, transportFromStream } from "./stream-adapters.js";
+import { microtasksDrained } from "./test-support/macrotask.js";
 
 /** Two message-object streams wired to each other, the way the official SDK's tests build them. */
 function streamPair(): [JsonRpcMessageStream, JsonRpcMessageStream] {
@@ -61,7 +62,7 @@ describe("transportFromStream lifecycle", () => {
     await transport.close();
     const closes: unknown[] = [];
     transport.start({ message: () => undefined, closed: (error) => void closes.push(error) });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await microtasksDrained();
     expect(closes).toEqual([undefined]);
     expect(() => transport.send("{}")).toThrow(ConnectionError);
   });
@@ -88,10 +89,10 @@ describe("transportFromStream backpressure", () => {
     expect(second).toBeInstanceOf(Promise);
     let drained = false;
     void (second as Promise<void>).then(() => (drained = true));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await microtasksDrained();
     expect(drained).toBe(false);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await microtasksDrained(); // the writable took "b": its write holds the next release
     release();
     await second;
     expect(written.map((m) => (m as { method: string }).method)).toEqual(["a", "b"]);
@@ -136,7 +137,7 @@ describe("streamFromTransport", () => {
     const [ours, theirs] = createInMemoryTransportPair({ highWaterMark: 10_000 });
     const stream = streamFromTransport(ours);
     for (let i = 0; i < 500; i++) void theirs.send(JSON.stringify({ jsonrpc: "2.0", method: "n", params: { i } }));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await theirs.settled(); // the readable filled up and paused the pair
     const reader = stream.readable.getReader();
     const seen: number[] = [];
     for (let i = 0; i < 500; i++) {
@@ -153,7 +154,7 @@ describe("streamFromTransport", () => {
     let peerClosed = false;
     theirs.start({ message: () => undefined, closed: () => void (peerClosed = true) });
     await stream.readable.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await theirs.settled();
     expect(peerClosed).toBe(true);
     expect(() => theirs.send(JSON.stringify({ jsonrpc: "2.0", method: "late" }))).toThrow(ConnectionError);
   });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Connection } from "./connection.js";
 import { createInMemoryTransportPair } from "./in-memory-transport.js";
 import { tapTransport, utf8Length, type WireEvent } from "./wire-observer.js";
@@ -14,7 +14,10 @@ function tappedPair() {
 }
 
 describe("wire tap", () => {
+  afterEach(() => vi.useRealTimers());
+
   it("reports each payload in and out with method, size and the request's duration", async () => {
+    vi.useFakeTimers(); // the clock the durations are read from moves only when the test says so
     const { left, right, seenA, seenB } = tappedPair();
     right.onRequest("slow", async () => {
       await new Promise((r) => setTimeout(r, 20));
@@ -24,7 +27,9 @@ describe("wire tap", () => {
     left.listen();
     right.listen();
     await left.notify("note", { text: "héllo" });
-    await expect(left.request("slow", {})).resolves.toBe("done");
+    const slow = left.request("slow", {});
+    await vi.advanceTimersByTimeAsync(20);
+    await expect(slow).resolves.toBe("done");
     await left.close();
 
     expect(seenA.map((e) => [e.direction, e.method])).toEqual([

@@ -27,11 +27,14 @@ describe("trace-context propagation", () => {
     const client = new Connection(traceTransport(a, { api, tracer: clientSide.tracer }));
     const agent = new Connection(traceTransport(b, { api, tracer: agentSide.tracer }));
     let receivedMeta: Record<string, unknown> | undefined;
+    let answered!: () => void;
+    const promptAnswered = new Promise<void>((resolve) => (answered = resolve));
     agent.onRequest("session/prompt", async (params: { sessionId: string; _meta?: Record<string, unknown> }) => {
       receivedMeta = params._meta;
       const update = (u: object) => agent.notify("session/update", { sessionId: params.sessionId, update: u });
       await update({ sessionUpdate: "state_update", state: "running" });
-      setTimeout(() => void update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" }), 5);
+      // The turn ends after the prompt's response reached the client.
+      void promptAnswered.then(() => update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" }));
       return { messageId: "m1" };
     });
     agent.onRequest("session/close", () => {
@@ -45,9 +48,10 @@ describe("trace-context propagation", () => {
     client.listen();
     agent.listen();
     await client.request("session/prompt", { sessionId: "s1", prompt: [], _meta: { mine: 1 } });
+    answered();
     await idle;
     await client.request("session/close", { sessionId: "s1" }).catch(() => {});
-    await new Promise((r) => setTimeout(r, 10));
+    await a.settled();
 
     const [clientPrompt, clientTurn, clientClose] = [
       clientSide.exporter.getFinishedSpans().find((s) => s.name === "acp session/prompt"),
@@ -78,7 +82,7 @@ describe("trace-context propagation", () => {
     b.start({ message: () => {}, closed: () => {} });
     client.listen();
     const pending = client.request("session/prompt", { sessionId: "s", prompt: [] }).catch(() => {});
-    await new Promise((r) => setTimeout(r, 5));
+    await a.settled(); // the request reached the peer
     await b.close();
     await pending;
     const spans = side.exporter.getFinishedSpans();

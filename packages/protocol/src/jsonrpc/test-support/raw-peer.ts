@@ -13,7 +13,7 @@ export interface RawPeer {
   send(payload: string | object): void;
   /** Resolves once `count` payloads have arrived in total. */
   waitFor(count: number): Promise<unknown[]>;
-  /** Lets queued deliveries and handler microtasks run. */
+  /** Resolves once the pair is quiet (see `InMemoryTransport.settled`). */
   settle(): Promise<void>;
   peerClosed: Promise<Error | undefined>;
   logs: { level: string; message: string; data?: unknown }[];
@@ -61,9 +61,7 @@ export function createRawPeer(options: ConnectionOptions = {}, setup?: (connecti
       if (received.length >= count) return Promise.resolve(received);
       return new Promise((resolve) => waiters.push({ count, resolve: () => resolve(received) }));
     },
-    async settle() {
-      for (let i = 0; i < 10; i++) await new Promise<void>((resolve) => setTimeout(resolve, 0));
-    },
+    settle: () => theirs.settled(),
   };
 }
 
