@@ -6,22 +6,7 @@
  */
 import { type AcpConnection, authRequiredError, createAgentSideConnection, isExtensionMethod } from "@acp-kit/protocol";
 import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
-import type {
-  AgentCapabilities,
-  ClientCapabilities,
-  CloseSessionResponse,
-  InitializeRequest,
-  InitializeResponse,
-  ListSessionsRequest,
-  ListSessionsResponse,
-  McpServer,
-  NewSessionRequest,
-  NewSessionResponse,
-  ResumeSessionRequest,
-  ResumeSessionResponse,
-  SessionUpdate,
-  SetSessionConfigOptionResponse,
-} from "@acp-kit/protocol/types";
+import type { AgentCapabilities, InitializeRequest, InitializeResponse } from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
 import { ConnectionSessions } from "./connection-sessions.js";
 import type { IdGenerator } from "./ids.js";

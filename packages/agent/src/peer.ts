@@ -4,7 +4,7 @@
  * the synchronous check a sender runs before it records or waits, and whether the connection
  * ended. Keeping the runtime on this narrow view keeps it independent of how the connection is built.
  */
-import type { AcpConnection, MissingCapability } from "@acp-kit/protocol";
+import type { AcpConnection } from "@acp-kit/protocol";
 import { CapabilityNotSupportedError } from "./errors.js";
 
 export type Peer = Pick<AcpConnection<"agent">, "request" | "notify" | "assertSendable" | "isClosed">;

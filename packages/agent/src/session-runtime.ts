@@ -22,7 +22,6 @@ import type {
   McpServer,
   SessionConfigOption,
   SessionUpdate,
-  UsageUpdate,
 } from "@acp-kit/protocol/types";
 import { BackgroundWork } from "./background-work.js";
 import { definedFields } from "./builders/content.js";

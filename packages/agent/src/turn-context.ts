@@ -24,7 +24,6 @@ import {
   type ToolCallInit,
   type ToolCallPatch,
 } from "./builders/tool-call.js";
-import type { ClientRequestOutcome } from "./client-requests.js";
 import {
   assertElicitationMode,
   type ElicitationRequest,

@@ -161,7 +161,10 @@ describe("queued prompts", () => {
     }));
     await s.client.prompt(s.sessionId, "first");
     let secondAnswered = false;
-    const second = s.client.prompt(s.sessionId, "second").then((r) => ((secondAnswered = true), r));
+    const second = s.client.prompt(s.sessionId, "second").then((r) => {
+      secondAnswered = true;
+      return r;
+    });
     await s.settled();
     expect(secondAnswered).toBe(false);
     expect(s.client.updates().filter((u) => u.sessionUpdate === "user_message")).toHaveLength(1);

@@ -14,7 +14,7 @@ describe("README echo example", () => {
   it("is included verbatim in the README and is under 25 lines", () => {
     const example = readFileSync(new URL("examples/echo.ts", root), "utf8");
     const readme = readFileSync(new URL("README.md", root), "utf8");
-    expect(readme).toContain("```ts\n" + example + "```");
+    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
     expect(example.trimEnd().split("\n").length).toBeLessThan(25);
   });
 

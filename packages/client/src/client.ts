@@ -11,7 +11,6 @@ import {
   createClientSideConnection,
   ErrorCodes,
   isExtensionMethod,
-  type MissingCapability,
   PROTOCOL_VERSION,
 } from "@acp-kit/protocol";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";

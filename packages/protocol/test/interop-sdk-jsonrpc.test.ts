@@ -25,7 +25,7 @@ describe("our Connection (client role) <-> SDK agent app", () => {
   it("initializes, then gets the SDK's errors for unknown methods", async () => {
     const [ours, theirs] = createInMemoryTransportPair();
     const agentApp = acp.agent({ name: "sdk-agent" }).onRequest("initialize", ({ params }) => ({
-      protocolVersion: params.protocolVersion >= 2 ? 2 : params.protocolVersion,
+      protocolVersion: Math.min(params.protocolVersion, 2),
       info: { name: "sdk-agent", version: "2.4.0" },
     }));
     const sdkConnection = agentApp.connect(sdkStream(streamFromTransport(theirs)));

@@ -79,7 +79,13 @@ export class ScriptedClient {
         () => reject(new Error(`waitUntil timed out; wire:\n${JSON.stringify(this.wire, null, 1).slice(-3000)}`)),
         timeoutMs,
       );
-      this.#waiters.push({ predicate, resolve: () => (clearTimeout(timer), resolve()) });
+      this.#waiters.push({
+        predicate,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
     });
   }
 

@@ -29,10 +29,12 @@ const ALLOWED = new Set([
 /** Prompt block types every agent accepts (others need `session.prompt.*`, not advertised here). */
 const BASELINE_CONTENT = new Set(["text", "resource_link"]);
 
-type Validators = Record<
-  string,
-  { params?: (v: unknown) => { ok: boolean; error?: { path: string; message: string } } }
->;
+type ParamsValidator = (v: unknown) => { ok: boolean; error?: { path: string; message: string } };
+
+/** The strict params validator of each wire method, looked up by the name a client sent. */
+const paramsValidators: ReadonlyMap<string, ParamsValidator> = new Map(
+  Object.entries(validators).map(([method, entry]): [string, ParamsValidator] => [method, entry.params]),
+);
 
 export function judgeClientBasics(log: WireLog, rows: RowSink): void {
   const sent = log.filter((e) => e.from === "client" && asMessage(e.message).method !== undefined);
@@ -86,13 +88,12 @@ export function judgeClientBasics(log: WireLog, rows: RowSink): void {
       badContent.length ? badContent.slice(0, 3) : [describeEntry(prompts[0] as WireEntry, 160)],
     );
 
-  const table = validators as unknown as Validators;
   const invalid: string[] = [];
   for (const e of sent) {
     const m = asMessage(e.message);
     const method = m.method as string;
     if (!Object.hasOwn(METHODS, method) || method === "$/cancel_request") continue;
-    const check = table[method]?.params;
+    const check = paramsValidators.get(method);
     const r = check?.(m.params);
     if (r && !r.ok) invalid.push(`${describeEntry(e, 120)}: ${r.error?.path} ${r.error?.message}`);
   }

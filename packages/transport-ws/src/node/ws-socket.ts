@@ -13,8 +13,6 @@ export interface WsSocket {
   ping(): void;
   pause(): void;
   resume(): void;
-  // biome-ignore lint/suspicious/noExplicitAny: each event has its own listener arguments.
   on(event: "message" | "close" | "error" | "pong", listener: (...args: any[]) => void): unknown;
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
   off(event: "message" | "close" | "error" | "pong", listener: (...args: any[]) => void): unknown;
 }
