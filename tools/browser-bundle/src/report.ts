@@ -8,6 +8,6 @@ for (const mode of ["production", "development"] as const) {
     `${mode.padEnd(12)} ${kb(bundle.bytes)} minified, ${kb(bundle.gzipBytes)} gzip up front; ${kb(bundle.lazy.gzipBytes)} gzip on demand (${bundle.lazy.modules.size} modules)`,
   );
   if (mode !== "production") continue;
-  const largest = [...bundle.modules].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  const largest = [...bundle.modules].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BUNDLE_TOP ?? 8));
   for (const [id, size] of largest) console.log(`  ${kb(size).padStart(9)}  ${id}`);
 }

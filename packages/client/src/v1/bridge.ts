@@ -26,8 +26,9 @@ import {
   decoders as v1Decoders,
   type WireMessage,
 } from "@acp-kit/protocol/v1";
+import type { V1ClientHandlers } from "./client-handlers.js";
 import { errorOf, V1ClientMethods } from "./client-methods.js";
-import { type V1ClientHandlers, v1ClientMethod } from "./handlers.js";
+import { v1ClientMethod } from "./handlers.js";
 import { type PromptInFlight, V1SessionState } from "./session-state.js";
 import { permissionRequestToV2, permissionResponseToV1 } from "./values.js";
 

@@ -1,49 +1,12 @@
 /**
  * The requests a v1 agent sends that v2 has no counterpart for: the client's file system
- * (`fs/*`) and terminals (`terminal/*`). A client author registers typed handlers; only what is
- * registered is advertised in `initialize` (`fs.readTextFile`, `fs.writeTextFile`, and
- * `terminal` when all five terminal handlers are there), so a v1 agent never calls the rest.
+ * (`fs/*`) and terminals (`terminal/*`). A client author registers typed handlers
+ * (client-handlers.ts); only what is registered is advertised in `initialize` (`fs.readTextFile`,
+ * `fs.writeTextFile`, and `terminal` when all five terminal handlers are there), so a v1 agent
+ * never calls the rest. Here each registered handler is bound to its method's decoder.
  */
-import type { ClientCapabilities } from "@acp-kit/protocol/types";
-import {
-  type CreateTerminalRequest,
-  type CreateTerminalResponse,
-  type DecodeError,
-  type DecodeResult,
-  type KillTerminalRequest,
-  type KillTerminalResponse,
-  type ReadTextFileRequest,
-  type ReadTextFileResponse,
-  type ReleaseTerminalRequest,
-  type ReleaseTerminalResponse,
-  type TerminalOutputRequest,
-  type TerminalOutputResponse,
-  type ClientCapabilities as V1ClientCapabilities,
-  decoders as v1Decoders,
-  type WaitForTerminalExitRequest,
-  type WaitForTerminalExitResponse,
-  type WriteTextFileRequest,
-  type WriteTextFileResponse,
-} from "@acp-kit/protocol/v1";
-
-/** What a v1 client-method handler gets besides the params. */
-export interface V1RequestContext {
-  /** Aborted when the agent cancels the request (`$/cancel_request`) or the connection closes. */
-  readonly signal: AbortSignal;
-}
-
-type Handler<P, R> = (params: P, context: V1RequestContext) => R | Promise<R>;
-
-/** Handlers for the client methods only v1 agents call. Each is optional. */
-export interface V1ClientHandlers {
-  readTextFile?: Handler<ReadTextFileRequest, ReadTextFileResponse>;
-  writeTextFile?: Handler<WriteTextFileRequest, WriteTextFileResponse>;
-  createTerminal?: Handler<CreateTerminalRequest, CreateTerminalResponse>;
-  terminalOutput?: Handler<TerminalOutputRequest, TerminalOutputResponse>;
-  waitForTerminalExit?: Handler<WaitForTerminalExitRequest, WaitForTerminalExitResponse>;
-  killTerminal?: Handler<KillTerminalRequest, KillTerminalResponse>;
-  releaseTerminal?: Handler<ReleaseTerminalRequest, ReleaseTerminalResponse>;
-}
+import { type DecodeError, type DecodeResult, decoders as v1Decoders } from "@acp-kit/protocol/v1";
+import type { Handler, V1ClientHandlers, V1RequestContext } from "./client-handlers.js";
 
 /** One v1-only request, its params decoded: the session it is about and the call of its handler. */
 export type V1ClientCall =
@@ -86,26 +49,4 @@ export function v1ClientMethod(handlers: V1ClientHandlers, method: string): V1Cl
     default:
       return undefined;
   }
-}
-
-const TERMINAL_HANDLERS = [
-  "createTerminal",
-  "terminalOutput",
-  "waitForTerminalExit",
-  "killTerminal",
-  "releaseTerminal",
-] as const;
-
-/** The v1 `clientCapabilities` for what is registered, plus what the v2 capabilities say. */
-export function v1ClientCapabilities(
-  handlers: V1ClientHandlers,
-  v2: ClientCapabilities | undefined,
-): V1ClientCapabilities {
-  const capabilities: V1ClientCapabilities = {
-    fs: { readTextFile: handlers.readTextFile !== undefined, writeTextFile: handlers.writeTextFile !== undefined },
-    terminal: TERMINAL_HANDLERS.every((name) => handlers[name] !== undefined),
-  };
-  if (v2?.auth?.terminal != null) capabilities.auth = { terminal: true };
-  if (v2?.elicitation != null) capabilities.elicitation = v2.elicitation;
-  return capabilities;
 }

@@ -12,7 +12,7 @@ import { decoders, PROTOCOL_VERSION } from "@acp-kit/protocol";
 import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { parseWire, RelayTransport, readField, PROTOCOL_VERSION as V1_PROTOCOL_VERSION } from "@acp-kit/protocol/v1";
 import type { V1AgentBridge } from "./bridge.js";
-import { type V1ClientHandlers, v1ClientCapabilities } from "./handlers.js";
+import { type V1ClientHandlers, v1ClientCapabilities } from "./client-handlers.js";
 
 /** The protocol versions this client speaks, newest first. */
 export const CLIENT_PROTOCOL_VERSIONS: readonly number[] = [PROTOCOL_VERSION, V1_PROTOCOL_VERSION];

@@ -6,7 +6,7 @@
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { decoders as v1Decoders, type WireMessage } from "@acp-kit/protocol/v1";
 import { V1AgentBridge } from "./bridge.js";
-import type { V1ClientHandlers } from "./handlers.js";
+import type { V1ClientHandlers } from "./client-handlers.js";
 import { initializeResultToV2 } from "./values.js";
 
 export interface V1Wiring {
