@@ -1,6 +1,5 @@
 // Spawns an ACP agent, sends one prompt, prints the streamed reply and the stop reason.
-// Usage: tsx packages/client/examples/hello.ts <agent command> [args...]
-import { connectToAgent, selectPermissionOption } from "@acp-kit/client";
+import { connectToAgent, selectPermissionOption, textOf } from "@acp-kit/client";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 
 const [command, ...args] = process.argv.slice(2);
@@ -14,15 +13,11 @@ try {
     info: { name: "hello-client", version: "1.0.0" },
     handlers: { requestPermission: (request) => selectPermissionOption(request, "allow_once") },
   });
-  const session = await client.newSession({ cwd: process.cwd() });
-  const turn = session.prompt("Say hello in five words.");
+  const turn = (await client.newSession({ cwd: process.cwd() })).prompt("Say hello in five words.");
   for await (const update of turn) {
-    if (update.sessionUpdate === "agent_message_chunk" && update.content.type === "text") {
-      process.stdout.write(update.content.text);
-    }
+    if (update.sessionUpdate === "agent_message_chunk") process.stdout.write(textOf([update.content]));
   }
-  const { stopReason } = await turn.done;
-  process.stdout.write(`\n[stop reason: ${stopReason ?? "not reported"}]\n`);
+  console.log(`\n[stop reason: ${(await turn.done).stopReason ?? "not reported"}]`);
   await client.close();
 } catch (error) {
   console.error(`hello: ${error instanceof Error ? error.message : error}`);
