@@ -26,13 +26,12 @@ import {
   type McpServer as V1McpServer,
   type StopReason as V1StopReason,
   decoders as v1Decoders,
+  type WireId,
   type WireMessage,
+  type WireSend,
 } from "@acp-kit/protocol/v1";
 import { type ProjectedUpdate, V1SessionProjection } from "./session-projection.js";
 import { configOptionsToV1, modeOptionOf, modesOf, permissionRequestToV1 } from "./values.js";
-
-type Id = string | number;
-type Send = (message: WireMessage) => void | Promise<void>;
 
 type Sent =
   | { kind: "new" }
@@ -44,7 +43,7 @@ type Sent =
 
 /** A v1 prompt on its way: inserted (its user message went by), answered in v2, and its end if known. */
 interface PendingPrompt {
-  readonly id: Id;
+  readonly id: WireId;
   inserted: boolean;
   answered: boolean;
   end?: WireMessage;
@@ -72,8 +71,8 @@ function environmentToV2(params: V1Environment): Record<string, unknown> {
 }
 
 export interface ProjectionIo {
-  toPeer: Send;
-  toLocal: Send;
+  toPeer: WireSend;
+  toLocal: WireSend;
   logger: Logger;
 }
 
@@ -82,7 +81,7 @@ export class V1ClientProjection {
   readonly #client: V1ClientCapabilities;
   readonly #sessions = new Map<string, V1SessionProjection>();
   /** What each of the client's requests became, by id, to translate the agent's answer. */
-  readonly #sent = new Map<Id, Sent>();
+  readonly #sent = new Map<WireId, Sent>();
   /** v1 prompts not answered yet, per session, oldest first. */
   readonly #prompts = new Map<string, PendingPrompt[]>();
   /** Config options per session, to find the mode option. */
@@ -252,7 +251,7 @@ export class V1ClientProjection {
     else this.#prompts.set(sessionId, pending);
   }
 
-  #promptAnswer(id: Id, idle: IdleStateUpdate): WireMessage {
+  #promptAnswer(id: WireId, idle: IdleStateUpdate): WireMessage {
     if (idle.stopReason === "error") {
       const error = idle.error;
       const out: WireMessage["error"] = {
@@ -338,7 +337,7 @@ export class V1ClientProjection {
 
   /** A `session/new|load|resume` answer: options and modes in the v1 answer, commands as an update. */
   #setup(
-    id: Id,
+    id: WireId,
     sessionId: string,
     v2: Omit<NewSessionResponse, "sessionId">,
     base: Record<string, unknown>,

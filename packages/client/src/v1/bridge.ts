@@ -24,16 +24,15 @@ import {
   type InitializeResponse as V1InitializeResponse,
   type LoadSessionResponse as V1SetupResponse,
   decoders as v1Decoders,
+  type WireId,
   type WireMessage,
+  type WireSend,
 } from "@acp-kit/protocol/v1";
 import type { V1ClientHandlers } from "./client-handlers.js";
 import { errorOf, V1ClientMethods } from "./client-methods.js";
 import { v1ClientMethod } from "./handlers.js";
 import { type PromptInFlight, V1SessionState } from "./session-state.js";
 import { permissionRequestToV2, permissionResponseToV1 } from "./values.js";
-
-type Id = string | number;
-type Send = (message: WireMessage) => void | Promise<void>;
 
 /** What one of the client's requests became, to translate its answer. */
 type Sent =
@@ -46,8 +45,8 @@ type Sent =
 type SendV1 = (v1Method: string, v1Params: unknown, sent?: Sent) => void | Promise<void>;
 
 export interface BridgeIo {
-  toPeer: Send;
-  toLocal: Send;
+  toPeer: WireSend;
+  toLocal: WireSend;
   logger: Logger;
 }
 
@@ -60,9 +59,9 @@ export class V1AgentBridge {
   readonly #agent: V1InitializeResponse;
   readonly #handlers: V1ClientHandlers;
   readonly #sessions = new Map<string, V1SessionState>();
-  readonly #sent = new Map<Id, Sent>();
+  readonly #sent = new Map<WireId, Sent>();
   /** Permission requests forwarded to the client, by the agent's request id. */
-  readonly #permissions = new Set<Id>();
+  readonly #permissions = new Set<WireId>();
   readonly #clientMethods: V1ClientMethods;
   #nextId = 0;
 
@@ -92,11 +91,11 @@ export class V1AgentBridge {
     return state;
   }
 
-  #answerLocally(id: Id, result: unknown): void | Promise<void> {
+  #answerLocally(id: WireId, result: unknown): void | Promise<void> {
     return this.#io.toLocal({ jsonrpc: "2.0", id, result });
   }
 
-  #failLocally(id: Id, error: RequestError): void | Promise<void> {
+  #failLocally(id: WireId, error: RequestError): void | Promise<void> {
     return this.#io.toLocal({ jsonrpc: "2.0", id, error: errorOf(error) });
   }
 
@@ -154,7 +153,7 @@ export class V1AgentBridge {
   }
 
   /** The mode option is v1's `session/set_mode`; v1 takes id and boolean values only. */
-  #setConfigOption(id: Id, params: SetSessionConfigOptionRequest, send: SendV1): void | Promise<void> {
+  #setConfigOption(id: WireId, params: SetSessionConfigOptionRequest, send: SendV1): void | Promise<void> {
     const { sessionId } = params;
     if (this.#session(sessionId).isModeOption(params.configId)) {
       const modeId = String(params.value);
@@ -173,7 +172,7 @@ export class V1AgentBridge {
     }
   }
 
-  #resume(id: Id, params: ResumeSessionRequest, send: SendV1): void | Promise<void> {
+  #resume(id: WireId, params: ResumeSessionRequest, send: SendV1): void | Promise<void> {
     const { sessionId } = params;
     const capabilities = this.#agent.agentCapabilities;
     const canLoad = capabilities?.loadSession === true;
@@ -282,7 +281,7 @@ export class V1AgentBridge {
     return last;
   }
 
-  #permission(id: Id, params: unknown): void | Promise<void> {
+  #permission(id: WireId, params: unknown): void | Promise<void> {
     const decoded = v1Decoders["session/request_permission"].params(params);
     if (!decoded.ok)
       return this.#io.toPeer({

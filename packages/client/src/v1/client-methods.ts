@@ -6,10 +6,8 @@
  */
 import { ErrorCodes } from "@acp-kit/protocol";
 import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
-import { decodeErrorText } from "@acp-kit/protocol/v1";
+import { decodeErrorText, type WireId } from "@acp-kit/protocol/v1";
 import type { V1ClientMethod } from "./handlers.js";
-
-type Id = string | number;
 
 /** fs/terminal requests answered at once; beyond it the agent's messages wait to be read. */
 const MAX_HANDLED_REQUESTS = 64;
@@ -23,13 +21,13 @@ export function errorOf(error: unknown): { code: number; message: string; data?:
   return { code: ErrorCodes.InternalError, message: "Internal error" };
 }
 
-export type Reply = (id: Id, answer: { result: unknown } | { error: ReturnType<typeof errorOf> }) => void;
+export type Reply = (id: WireId, answer: { result: unknown } | { error: ReturnType<typeof errorOf> }) => void;
 
 export class V1ClientMethods {
   readonly #reply: Reply;
   readonly #logger: Logger;
   /** Requests being answered, by the agent's request id. */
-  readonly #handling = new Map<Id, AbortController>();
+  readonly #handling = new Map<WireId, AbortController>();
   /** Reads waiting for a free handler slot. */
   #slotWaiters: (() => void)[] = [];
 
@@ -44,7 +42,7 @@ export class V1ClientMethods {
    * reading until a slot is free.
    */
   handle(
-    id: Id,
+    id: WireId,
     method: string,
     params: unknown,
     handling: V1ClientMethod,
@@ -78,7 +76,7 @@ export class V1ClientMethods {
   }
 
   /** The agent's `$/cancel_request` for a request answered here; false when it is not one. */
-  cancel(id: Id): boolean {
+  cancel(id: WireId): boolean {
     const controller = this.#handling.get(id);
     if (controller === undefined) return false;
     controller.abort();

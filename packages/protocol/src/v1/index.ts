@@ -21,5 +21,14 @@ export {
   wholeFilePatch,
 } from "./content.js";
 export { decodeErrorText, decodeV1Params } from "./params.js";
-export { parseWire, RelayTransport, readField, settleAll, type Translator, type WireMessage } from "./relay.js";
+export {
+  parseWire,
+  RelayTransport,
+  readField,
+  settleAll,
+  type Translator,
+  type WireId,
+  type WireMessage,
+  type WireSend,
+} from "./relay.js";
 export { authMethodsToV1, authMethodsToV2, mcpServersToV1, mcpServersToV2 } from "./setup.js";

@@ -17,6 +17,12 @@ export interface WireMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** A request id as it travels (ACP's: a string or an integer). */
+export type WireId = string | number;
+
+/** Where a translator hands a translated message: one side of the relay. */
+export type WireSend = (message: WireMessage) => void | Promise<void>;
+
 /** What a translator does with each message once translation started. */
 export interface Translator {
   fromLocal(message: WireMessage): void | Promise<void>;
