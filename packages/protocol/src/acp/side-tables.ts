@@ -56,8 +56,8 @@ let clientTables: SideTables<"client"> | undefined;
 /** The agent's tables. Throws when the generated decoders are missing (a build in progress). */
 export function agentSideTables(): SideTables<"agent"> {
   if (agentTables !== undefined) return agentTables;
-  // Read through the namespace so this module links even while the generated file is being
-  // regenerated (see codecs.ts); a missing table is reported when a connection is made.
+  // Read through the namespace (not a named import) so this module links even while the
+  // generated file is being regenerated; a missing table is reported when a connection is made.
   const table: typeof generated.agentSideDecoders | undefined = generated.agentSideDecoders;
   if (table === undefined) throw new Error(MISSING);
   agentTables = {
