@@ -10,6 +10,8 @@ export interface AppBundle {
   gzipBytes: number;
   /** Their modules (paths relative to the repo's packages/ folder) with their rendered size. */
   modules: Map<string, number>;
+  /** The exports of each of those modules that the bundle kept (what tree-shaking left). */
+  renderedExports: Map<string, readonly string[]>;
   /** Chunks loaded on demand (dynamic `import()`), e.g. the v1 adapter on a v1 agent's answer. */
   lazy: { gzipBytes: number; modules: Map<string, number> };
 }
@@ -55,12 +57,16 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
   const measure = (group: Rollup.OutputChunk[]) => {
     const code = group.map((c) => c.code).join("");
     const modules = new Map<string, number>();
+    const renderedExports = new Map<string, readonly string[]>();
     for (const chunk of group) {
       for (const [id, info] of Object.entries(chunk.modules)) {
-        modules.set(id.replace(/^.*\/packages\//, ""), info.renderedLength);
+        const name = id.replace(/^.*\/packages\//, "");
+        modules.set(name, info.renderedLength);
+        renderedExports.set(name, info.renderedExports);
       }
     }
-    return { bytes: Buffer.byteLength(code), gzipBytes: code.length === 0 ? 0 : gzipSync(code).length, modules };
+    const gzipBytes = code.length === 0 ? 0 : gzipSync(code).length;
+    return { bytes: Buffer.byteLength(code), gzipBytes, modules, renderedExports };
   };
   const up = measure([...initial]);
   const lazy = measure(chunks.filter((c) => !initial.has(c)));

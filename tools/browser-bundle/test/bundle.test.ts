@@ -25,6 +25,18 @@ describe("browser app bundle (Vite)", () => {
     expect(production.gzipBytes).toBeLessThanOrEqual(PRODUCTION_GZIP_BUDGET);
   });
 
+  it("production: the client's connection keeps the client's decoder table only", { timeout: 120_000 }, async () => {
+    const production = await buildApp("production");
+    const kept = production.renderedExports.get("protocol/dist/generated/decoders.js") ?? [];
+    expect(kept).toContain("clientSideDecoders");
+    // The tables that reference every decoder (or the agent's) would keep what only an agent reads.
+    for (const table of ["decoders", "validators", "agentSideDecoders"]) expect(kept).not.toContain(table);
+    // What only an agent decodes: the client's own notification to it, its answers to the agent.
+    for (const decoder of ["decodeCancelSessionNotification", "decodeCreateElicitationResponse"]) {
+      expect(kept).not.toContain(decoder);
+    }
+  });
+
   it("development: the validators are there (so the check above can fail)", { timeout: 120_000 }, async () => {
     const development = await buildApp("development");
     console.log(`development bundle: ${kb(development.bytes)} minified, ${kb(development.gzipBytes)} gzip`);

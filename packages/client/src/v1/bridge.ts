@@ -11,10 +11,20 @@
  * Updates in: see `V1SessionState.toV2`. Requests in: permissions are reshaped for the client;
  * `fs/*` and `terminal/*` are answered here by the registered `V1ClientHandlers`.
  *
- * What the client sends was validated on its way out, so it decodes as v2; what the agent
- * sends is decoded as v1 before it is read.
+ * What the client sends was validated on its way out, so it decodes as v2 (read with the
+ * per-type decoders of the methods translated here, so a bundle keeps only those); what the
+ * agent sends is decoded as v1 before it is read.
  */
-import { type DecodeResult, decoders, ErrorCodes } from "@acp-kit/protocol";
+import { type DecodeResult, ErrorCodes } from "@acp-kit/protocol";
+import {
+  decodeCloseSessionRequest,
+  decodeLoginAuthRequest,
+  decodeNewSessionRequest,
+  decodePromptRequest,
+  decodeRequestPermissionResponse,
+  decodeResumeSessionRequest,
+  decodeSetSessionConfigOptionRequest,
+} from "@acp-kit/protocol/decoders";
 import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
 import type { ResumeSessionRequest, SessionUpdate, SetSessionConfigOptionRequest } from "@acp-kit/protocol/types";
 import {
@@ -116,11 +126,11 @@ export class V1AgentBridge {
     };
     switch (method) {
       case "session/new":
-        return read(decoders[method].params, (params) =>
+        return read(decodeNewSessionRequest, (params) =>
           send("session/new", { ...params, mcpServers: mcpServersToV1(params.mcpServers) }, { kind: "new" }),
         );
       case "session/prompt":
-        return read(decoders[method].params, (params) => {
+        return read(decodePromptRequest, (params) => {
           const { sessionId } = params;
           const state = this.#session(sessionId);
           const userMessageId = state.newMessageId("user");
@@ -130,18 +140,18 @@ export class V1AgentBridge {
           return send("session/prompt", params, { kind: "prompt", sessionId, prompt });
         });
       case "session/resume":
-        return read(decoders[method].params, (params) => this.#resume(id, params, send));
+        return read(decodeResumeSessionRequest, (params) => this.#resume(id, params, send));
       case "session/set_config_option":
-        return read(decoders[method].params, (params) => this.#setConfigOption(id, params, send));
+        return read(decodeSetSessionConfigOptionRequest, (params) => this.#setConfigOption(id, params, send));
       case "session/close":
-        return read(decoders[method].params, (params) => {
+        return read(decodeCloseSessionRequest, (params) => {
           this.#sessions.delete(params.sessionId);
           // A v1 agent without `session/close` keeps the session; for this client it is closed.
           if (this.#agent.agentCapabilities?.sessionCapabilities?.close == null) return this.#answerLocally(id, {});
           return send("session/close", params);
         });
       case "auth/login":
-        return read(decoders[method].params, ({ methodId }) => send("authenticate", { methodId }));
+        return read(decodeLoginAuthRequest, ({ methodId }) => send("authenticate", { methodId }));
       case "auth/logout":
         return send("logout", {});
       case "tool_call/cancel":
@@ -209,7 +219,7 @@ export class V1AgentBridge {
     const { id } = message;
     if (id === undefined || id === null || !this.#permissions.delete(id) || message.error !== undefined)
       return this.#io.toPeer(message);
-    const answer = decoders["session/request_permission"].result(message.result);
+    const answer = decodeRequestPermissionResponse(message.result);
     // An answer v1 cannot read is the one v1 answer that says nothing was chosen.
     const result = answer.ok ? permissionResponseToV1(answer.value) : { outcome: { outcome: "cancelled" } };
     return this.#io.toPeer({ jsonrpc: "2.0", id, result });

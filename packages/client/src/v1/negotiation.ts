@@ -8,7 +8,8 @@
  * every message is translated by `V1AgentBridge`; anything else is refused with an error
  * naming both sides' versions.
  */
-import { decoders, PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { decodeInitializeRequest } from "@acp-kit/protocol/decoders";
 import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { parseWire, RelayTransport, readField, PROTOCOL_VERSION as V1_PROTOCOL_VERSION } from "@acp-kit/protocol/v1";
 import type { V1AgentBridge } from "./bridge.js";
@@ -44,7 +45,7 @@ export class NegotiatingTransport extends RelayTransport {
     const message = parseWire(payload)?.[0];
     if (message?.method !== "initialize" || message.id === undefined || message.id === null) return payload;
     this.#initializeId = message.id;
-    const decoded = decoders.initialize.params(message.params);
+    const decoded = decodeInitializeRequest(message.params);
     // What the client sends was validated on its way out; a request that is not goes on as it is.
     if (!decoded.ok) return payload;
     const params = decoded.value;

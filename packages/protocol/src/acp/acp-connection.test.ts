@@ -5,12 +5,8 @@ import { CANCEL_REQUEST_METHOD } from "../jsonrpc/cancellation.js";
 import { ConnectionError, RequestError } from "../jsonrpc/errors.js";
 import { createInMemoryTransportPair, type InMemoryTransport } from "../jsonrpc/in-memory-transport.js";
 import { recordingLogger } from "../jsonrpc/test-support/raw-peer.js";
-import {
-  AcpConnection,
-  type AcpConnectionOptions,
-  createAgentSideConnection,
-  createClientSideConnection,
-} from "./acp-connection.js";
+import { type AcpConnectionOptions, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import { connectionOf } from "./test-support/connection-of.js";
 import { negotiateProtocolVersion } from "./version.js";
 
 const info = { name: "test", version: "1.0.0" };
@@ -35,7 +31,7 @@ function typedPair(options: AcpConnectionOptions = {}) {
 function againstRawPeer<S extends "agent" | "client">(side: S, options: AcpConnectionOptions = {}) {
   const [ours, theirs] = createInMemoryTransportPair();
   const logs: { level: string; message: string; data?: unknown }[] = [];
-  const connection = new AcpConnection(side, ours, { logger: recordingLogger(logs), ...options });
+  const connection = connectionOf(side, ours, { logger: recordingLogger(logs), ...options });
   const received: Record<string, unknown>[] = [];
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   cleanups.push(() => connection.close());

@@ -38,7 +38,7 @@ import {
 import { TypedRequestContext } from "./request-context.js";
 import { ACP_REQUEST_IDS } from "./request-id.js";
 import { resultParser } from "./result-parser.js";
-import { type SideTables, tablesOf } from "./side-tables.js";
+import { agentSideTables, clientSideTables, type SideTables } from "./side-tables.js";
 
 export type {
   AcpConnectionOptions,
@@ -87,9 +87,13 @@ export class AcpConnection<S extends AcpSide> {
   readonly #knownNotifications = new Set<string>();
   #advertised: Advertised = { agent: undefined, client: undefined };
 
-  constructor(side: S, transport: Transport, options: AcpConnectionOptions = {}) {
-    this.side = side;
-    this.#tables = tablesOf(side);
+  /**
+   * Use `createAgentSideConnection` / `createClientSideConnection`: each passes the tables of
+   * its side only, so a bundle with one side's connection keeps only that side's decoders.
+   */
+  constructor(tables: SideTables<S>, transport: Transport, options: AcpConnectionOptions = {}) {
+    this.side = tables.side;
+    this.#tables = tables;
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     if (this.#validateOutgoing && !outgoingValidationAvailable) throw outgoingValidationUnavailableError();
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -230,7 +234,7 @@ export class AcpConnection<S extends AcpSide> {
   ): MissingCapability | undefined {
     const requirement = this.#tables.sentRequirements[method];
     if (requirement === undefined) return undefined;
-    const decoded = this.#tables.sentRequests[method].params(params);
+    const decoded = this.#tables.sentParams[method].params(params);
     // Params that do not even decode are the peer's to refuse (-32602): nothing to check here.
     return decoded.ok ? requirement(decoded.value, this.#advertised) : undefined;
   }
@@ -388,7 +392,7 @@ export function createAgentSideConnection(
   transport: Transport,
   options?: AcpConnectionOptions,
 ): AcpConnection<"agent"> {
-  return new AcpConnection("agent", transport, options);
+  return new AcpConnection(agentSideTables(), transport, options);
 }
 
 /** The client's end: handles `ClientRequests`/`ClientNotifications`, sends `AgentRequests`/`AgentNotifications`. */
@@ -396,5 +400,5 @@ export function createClientSideConnection(
   transport: Transport,
   options?: AcpConnectionOptions,
 ): AcpConnection<"client"> {
-  return new AcpConnection("client", transport, options);
+  return new AcpConnection(clientSideTables(), transport, options);
 }

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentCapabilities, AuthMethod, ContentBlock, McpServer } from "../generated/types.js";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
-import { AcpConnection } from "./acp-connection.js";
+import { createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
 import type { AcpRequests } from "./capabilities.js";
 
 const info = { name: "test", version: "1.0.0" };
@@ -40,7 +40,7 @@ function agentSide(
   capabilities: AgentCapabilities,
   authMethods: AuthMethod[],
 ) {
-  const agent = new AcpConnection("agent", transport, { validateOutgoing: true });
+  const agent = createAgentSideConnection(transport, { validateOutgoing: true });
   const handled: string[] = [];
   agent.onRequest("initialize", () => ({ protocolVersion: 2, info, capabilities, authMethods }));
   const handle =
@@ -63,7 +63,7 @@ function agentSide(
 async function sentByTypedClient(capabilities: AgentCapabilities, authMethods: AuthMethod[], call: Call) {
   const [ta, tc] = createInMemoryTransportPair();
   const { handled } = agentSide(ta, capabilities, authMethods);
-  const client = new AcpConnection("client", tc, { validateOutgoing: true });
+  const client = createClientSideConnection(tc, { validateOutgoing: true });
   client.listen();
   cleanups.push(() => client.close());
   await client.request("initialize", { protocolVersion: 2, info, capabilities: {} });
@@ -186,10 +186,10 @@ describe("capability requirements, both directions", () => {
 
   it("the agent refuses a client request its client did not advertise the mode of", async () => {
     const [ta, tc] = createInMemoryTransportPair();
-    const agent = new AcpConnection("agent", ta, { validateOutgoing: true });
+    const agent = createAgentSideConnection(ta, { validateOutgoing: true });
     agent.onRequest("initialize", () => ({ protocolVersion: 2, info, capabilities: {} }));
     agent.listen();
-    const client = new AcpConnection("client", tc, { validateOutgoing: true });
+    const client = createClientSideConnection(tc, { validateOutgoing: true });
     let asked = 0;
     client.onRequest("elicitation/create", () => {
       asked++;
@@ -224,7 +224,7 @@ describe("capability requirements, both directions", () => {
   it("assertSendable throws synchronously what sending would be refused with, and sends nothing", async () => {
     const [ta, tc] = createInMemoryTransportPair();
     const { handled } = agentSide(ta, {}, []);
-    const client = new AcpConnection("client", tc, { validateOutgoing: true });
+    const client = createClientSideConnection(tc, { validateOutgoing: true });
     client.listen();
     cleanups.push(() => client.close());
     await client.request("initialize", { protocolVersion: 2, info, capabilities: {} });
@@ -239,7 +239,7 @@ describe("capability requirements, both directions", () => {
 
   it("the client checks an elicitation that overtakes the initialize answer against what it sent", async () => {
     const [ours, raw] = createInMemoryTransportPair();
-    const client = new AcpConnection("client", ours);
+    const client = createClientSideConnection(ours);
     let asked = 0;
     client.onRequest("elicitation/create", () => {
       asked++;
@@ -282,7 +282,7 @@ describe("capability requirements, both directions", () => {
   it("checks nothing before initialize told what each side advertised", async () => {
     const [ta, tc] = createInMemoryTransportPair();
     agentSide(ta, {}, []);
-    const client = new AcpConnection("client", tc);
+    const client = createClientSideConnection(tc);
     client.listen();
     cleanups.push(() => client.close());
     await expect(client.request("session/new", { cwd: "/w" })).resolves.toEqual({ sessionId: "s1" });

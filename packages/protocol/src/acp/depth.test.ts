@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { exceedsDepth } from "../decode/depth.js";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
-import { AcpConnection } from "./acp-connection.js";
+import { createAgentSideConnection } from "./acp-connection.js";
 
 function nested(depth: number): unknown {
   let value: unknown = { leaf: true };
@@ -13,7 +13,7 @@ function nested(depth: number): unknown {
 
 function agentAgainstRawPeer(maxDepth?: number) {
   const [ours, theirs] = createInMemoryTransportPair();
-  const connection = new AcpConnection("agent", ours, maxDepth === undefined ? {} : { maxDepth });
+  const connection = createAgentSideConnection(ours, maxDepth === undefined ? {} : { maxDepth });
   const received: Record<string, unknown>[] = [];
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   const send = (text: string) => void theirs.send(text);

@@ -24,7 +24,7 @@ function requestedVersion(raw: unknown): number | undefined {
 
 /** The agent's decoder of `initialize` params. */
 export function readInitializeParams(raw: unknown): DecodeResult<InitializeRequest> {
-  const decoded = generated.decoders.initialize.params(raw);
+  const decoded = generated.decodeInitializeRequest(raw);
   if (typeof raw !== "object" || raw === null) return decoded;
   const requested = requestedVersion(raw);
   if (requested === undefined) {
@@ -42,7 +42,7 @@ export function clientAdvertisement(params: unknown): ClientCapabilities {
 
 /** The version of an `initialize` answer and what the agent advertised in it. */
 export function agentAdvertisement(result: unknown): AgentAdvertisement & { readonly protocolVersion: unknown } {
-  const decoded = generated.decoders.initialize.result(result);
+  const decoded = generated.decodeInitializeResponse(result);
   if (!decoded.ok) return { protocolVersion: undefined, capabilities: {}, authMethods: [] };
   const { protocolVersion, capabilities, authMethods } = decoded.value;
   return { protocolVersion, capabilities: capabilities ?? {}, authMethods: authMethods ?? [] };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryTransportPair } from "../jsonrpc/index.js";
-import { AcpConnection } from "./acp-connection.js";
+import { createClientSideConnection } from "./acp-connection.js";
 import { defaultValidateOutgoing, outgoingValidationAvailable } from "./outgoing-validation.js";
 
 const saved = process.env.NODE_ENV;
@@ -24,13 +24,13 @@ describe("outgoing validation switch", () => {
       else process.env.NODE_ENV = env;
       expect(defaultValidateOutgoing(), `NODE_ENV=${env}`).toBe(expected);
       const [a] = createInMemoryTransportPair();
-      expect(new AcpConnection("client", a).validatesOutgoing).toBe(expected);
+      expect(createClientSideConnection(a).validatesOutgoing).toBe(expected);
     }
   });
 
   it("honours an explicit validateOutgoing: true in a production run", () => {
     process.env.NODE_ENV = "production";
     const [a] = createInMemoryTransportPair();
-    expect(new AcpConnection("client", a, { validateOutgoing: true }).validatesOutgoing).toBe(true);
+    expect(createClientSideConnection(a, { validateOutgoing: true }).validatesOutgoing).toBe(true);
   });
 });

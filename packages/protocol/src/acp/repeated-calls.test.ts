@@ -2,7 +2,8 @@
 // these pin that every later call is still validated, refused or decoded like the first.
 import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
-import { AcpConnection, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import { createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import { connectionOf } from "./test-support/connection-of.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -11,7 +12,7 @@ afterEach(async () => {
 
 function againstRawPeer<S extends "agent" | "client">(side: S, validateOutgoing: boolean) {
   const [ours, theirs] = createInMemoryTransportPair();
-  const connection = new AcpConnection(side, ours, { validateOutgoing });
+  const connection = connectionOf(side, ours, { validateOutgoing });
   const received: { id?: number; method?: string }[] = [];
   theirs.start({ message: (p) => void received.push(JSON.parse(p)), closed: () => undefined });
   cleanups.push(() => connection.close());

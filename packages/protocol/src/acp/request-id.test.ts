@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
 import { classifyInbound, JSON_RPC_REQUEST_IDS } from "../jsonrpc/messages.js";
 import { createRawPeer } from "../jsonrpc/test-support/raw-peer.js";
-import { AcpConnection } from "./acp-connection.js";
+import { createAgentSideConnection } from "./acp-connection.js";
 import { ACP_REQUEST_IDS } from "./request-id.js";
 
 /** Refused ids are answered with `id: null` (what was sent is not echoed). */
@@ -69,7 +69,7 @@ describe("ACP_REQUEST_IDS", () => {
 
   it("is the rule of the typed connection", async () => {
     const [ours, theirs] = createInMemoryTransportPair();
-    const connection = new AcpConnection("agent", ours);
+    const connection = createAgentSideConnection(ours);
     const received: unknown[] = [];
     let arrived!: () => void;
     const first = new Promise<void>((resolve) => (arrived = resolve));

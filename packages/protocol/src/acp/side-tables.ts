@@ -2,7 +2,11 @@
  * The generated decoders and the capability table, seen from one side: keyed by the methods
  * that side handles or sends and typed by them, so the typed connection reads a decoded value
  * as its method's type without asserting it. Each view is one checked assignment of the tables
- * per side; indexing the views by the connection's side type keeps the method types attached.
+ * of its side.
+ *
+ * Each side reads only its own generated table (`agentSideDecoders` / `clientSideDecoders`):
+ * `agentSideTables` and `clientSideTables` share nothing that references both, so a bundle
+ * that builds only one side's connection keeps only that side's decoders.
  */
 import type { DecodeResult } from "../decode/index.js";
 import * as generated from "../generated/decoders.js";
@@ -18,12 +22,9 @@ type Table<Part extends string> = Readonly<Record<string, { readonly [P in Part]
 export type ParamsDecoders<T extends Table<"params">> = {
   readonly [M in keyof T]: { readonly params: (value: unknown) => DecodeResult<T[M]["params"]> };
 };
-/** A decoder of each request's params and result. */
-export type RequestDecoders<T extends Table<"params" | "result">> = {
-  readonly [M in keyof T]: {
-    readonly params: (value: unknown) => DecodeResult<T[M]["params"]>;
-    readonly result: (value: unknown) => DecodeResult<T[M]["result"]>;
-  };
+/** A decoder of each request's result. */
+export type ResultDecoders<T extends Table<"result">> = {
+  readonly [M in keyof T]: { readonly result: (value: unknown) => DecodeResult<T[M]["result"]> };
 };
 /** The capability requirement of each request that has one. */
 export type Requirements<T extends Table<"params">> = {
@@ -31,41 +32,76 @@ export type Requirements<T extends Table<"params">> = {
 };
 
 export interface SideTables<S extends AcpSide> {
+  /** The side these tables are for. */
+  readonly side: S;
   readonly handledRequests: ParamsDecoders<HandledRequests<S>>;
   readonly handledNotifications: ParamsDecoders<HandledNotifications<S>>;
-  readonly sentRequests: RequestDecoders<SentRequests<S>>;
+  readonly sentRequests: ResultDecoders<SentRequests<S>>;
   readonly handledRequirements: Requirements<HandledRequests<S>>;
   readonly sentRequirements: Requirements<SentRequests<S>>;
+  /**
+   * The params of each request this side sends, read as the peer reads them: `assertSendable`
+   * checks untyped params against the capability requirements through these. They are the
+   * peer's decoders, so they are not in this side's generated table; each is named here by its
+   * type (a per-type decoder keeps only itself), checked complete by `ParamsDecoders`.
+   */
+  readonly sentParams: ParamsDecoders<SentRequests<S>>;
 }
 
-// Read through the namespace so this module links even while the generated file is being
-// regenerated (see codecs.ts); a missing table is reported when a method is first used.
-const decoders: typeof generated.decoders | undefined = generated.decoders;
+const MISSING = "No generated decoders: run the protocol codegen";
 
-function tablesBySide(table: typeof generated.decoders): { readonly [S in AcpSide]: SideTables<S> } {
-  return {
-    agent: {
-      // The agent reads a newer client's initialize leniently (initialize.ts).
-      handledRequests: { ...table, initialize: { params: readInitializeParams } },
-      handledNotifications: table,
-      sentRequests: table,
-      handledRequirements: REQUIREMENTS,
-      sentRequirements: REQUIREMENTS,
+let agentTables: SideTables<"agent"> | undefined;
+let clientTables: SideTables<"client"> | undefined;
+
+/** The agent's tables. Throws when the generated decoders are missing (a build in progress). */
+export function agentSideTables(): SideTables<"agent"> {
+  if (agentTables !== undefined) return agentTables;
+  // Read through the namespace (not a named import) so this module links even while the
+  // generated file is being regenerated; a missing table is reported when a connection is made.
+  const table: typeof generated.agentSideDecoders | undefined = generated.agentSideDecoders;
+  if (table === undefined) throw new Error(MISSING);
+  agentTables = {
+    side: "agent",
+    // The agent reads a newer client's initialize leniently (initialize.ts).
+    handledRequests: { ...table, initialize: { params: readInitializeParams } },
+    handledNotifications: table,
+    sentRequests: table,
+    sentParams: {
+      "elicitation/create": { params: generated.decodeCreateElicitationRequest },
+      "session/request_permission": { params: generated.decodeRequestPermissionRequest },
     },
-    client: {
-      handledRequests: table,
-      handledNotifications: table,
-      sentRequests: table,
-      handledRequirements: REQUIREMENTS,
-      sentRequirements: REQUIREMENTS,
-    },
+    handledRequirements: REQUIREMENTS,
+    sentRequirements: REQUIREMENTS,
   };
+  return agentTables;
 }
 
-const bySide = decoders === undefined ? undefined : tablesBySide(decoders);
-
-/** The tables of `side`. Throws when the generated decoders are missing (a build in progress). */
-export function tablesOf<S extends AcpSide>(side: S): SideTables<S> {
-  if (bySide === undefined) throw new Error("No generated decoders: run the protocol codegen");
-  return bySide[side];
+/** The client's tables. Throws when the generated decoders are missing (a build in progress). */
+export function clientSideTables(): SideTables<"client"> {
+  if (clientTables !== undefined) return clientTables;
+  const table: typeof generated.clientSideDecoders | undefined = generated.clientSideDecoders;
+  if (table === undefined) throw new Error(MISSING);
+  clientTables = {
+    side: "client",
+    handledRequests: table,
+    handledNotifications: table,
+    sentRequests: table,
+    sentParams: {
+      "auth/login": { params: generated.decodeLoginAuthRequest },
+      "auth/logout": { params: generated.decodeLogoutAuthRequest },
+      initialize: { params: generated.decodeInitializeRequest },
+      "session/close": { params: generated.decodeCloseSessionRequest },
+      "session/delete": { params: generated.decodeDeleteSessionRequest },
+      "session/list": { params: generated.decodeListSessionsRequest },
+      "session/new": { params: generated.decodeNewSessionRequest },
+      "session/prompt": { params: generated.decodePromptRequest },
+      "session/resume": { params: generated.decodeResumeSessionRequest },
+      "session/set_config_option": { params: generated.decodeSetSessionConfigOptionRequest },
+      "terminal/cancel": { params: generated.decodeCancelTerminalRequest },
+      "tool_call/cancel": { params: generated.decodeCancelToolCallRequest },
+    },
+    handledRequirements: REQUIREMENTS,
+    sentRequirements: REQUIREMENTS,
+  };
+  return clientTables;
 }

@@ -238,3 +238,69 @@ describe("the pinned ACP schema", () => {
     expect(functions).not.toMatch(/=>|\bfunction\s*\(|\btry\b|\bthrow\b|\.\.\./);
   });
 });
+
+describe("the per-side tables", () => {
+  const object = (side: string, method: string) => ({
+    type: "object",
+    properties: {},
+    "x-side": side,
+    "x-method": method,
+  });
+  const defs = {
+    RunRequest: object("agent", "run"),
+    RunResponse: object("agent", "run"),
+    AskRequest: object("client", "ask"),
+    AskResponse: object("client", "ask"),
+    StopNotification: object("agent", "stop"),
+    NewsNotification: object("client", "news"),
+    PingNotification: object("protocol", "ping"),
+  };
+  /** The parts (`params`, `result`) of each method of an emitted table. */
+  const partsOf = (table: unknown) =>
+    Object.fromEntries(
+      Object.entries(Object(table)).map(([method, parts]) => [method, Object.keys(Object(parts)).sort()]),
+    );
+
+  it("each side decodes the params of what it handles and the results of what it sends", async () => {
+    const d = await compileToy(defs);
+    expect(partsOf(d.agentSideDecoders)).toEqual({
+      run: ["params"],
+      "toy/run": ["params"],
+      ask: ["result"],
+      stop: ["params"],
+      ping: ["params"],
+    });
+    expect(partsOf(d.clientSideDecoders)).toEqual({
+      run: ["result"],
+      "toy/run": ["result"],
+      ask: ["params"],
+      news: ["params"],
+      ping: ["params"],
+    });
+    // The entries are the generated decoders themselves (a bundler keeps only those referenced).
+    const [agent, client, all] = [d.agentSideDecoders, d.clientSideDecoders, d.decoders].map(Object);
+    expect(agent.run.params).toBe(all.run.params);
+    expect(agent.ask.result).toBe(all.ask.result);
+    expect(client.run.result).toBe(all.run.result);
+    expect(client.ask.params).toBe(all.ask.params);
+  });
+
+  it("on the pinned schema, the two sides together are the whole table, each part on one side", () => {
+    const text = emitDecoders(loadPinnedSchema().schema);
+    const rows = (name: string): string[] => {
+      const start = text.indexOf(`export const ${name} = {`);
+      const end = text.indexOf("} as const", start);
+      return text.slice(start, end).split("\n").slice(1).filter(Boolean);
+    };
+    const parts = (name: string) =>
+      rows(name).flatMap((row) => {
+        const method = /^ {2}("[^"]+")/.exec(row)?.[1];
+        return [...row.matchAll(/(params|result): (\w+)/g)].map((m) => `${method} ${m[1]} ${m[2]}`);
+      });
+    const agent = parts("agentSideDecoders");
+    const client = parts("clientSideDecoders");
+    const both = agent.filter((part) => client.includes(part));
+    expect(both).toEqual(['"$/cancel_request" params decodeCancelRequestNotification']);
+    expect([...new Set([...agent, ...client])].sort()).toEqual(parts("decoders").sort());
+  });
+});

@@ -1,7 +1,7 @@
 // Emits packages/protocol/src/generated/decoders.ts: one decoder and one strict validator per
 // schema $def, and tables of both keyed by wire method. The code is written against the small
 // runtime in packages/protocol/src/decode/.
-import { methodsOf } from "../method-model.ts";
+import { type MethodSpec, methodsOf } from "../method-model.ts";
 import { buildSchemaModel } from "../model/schema-model.ts";
 import { typeNameOf } from "../names.ts";
 import type { AcpSchema } from "../schema-source.ts";
@@ -42,14 +42,42 @@ function publicApi(def: string, fn: string): string {
   ].join("\n");
 }
 
+type Side = "agent" | "client";
+
+/**
+ * What `side` decodes of `spec`: the params of a method it handles (a `both` notification is
+ * handled by either side), the result of a request its peer handles (it sent that request).
+ */
+function decodedBy(spec: MethodSpec, side: Side): { params: boolean; result: boolean } {
+  const handles = spec.handledBy === side || spec.handledBy === "both";
+  const sends = spec.kind === "request" && spec.handledBy !== side;
+  return { params: handles, result: sends && spec.result !== undefined };
+}
+
+function sideTable(specs: readonly MethodSpec[], side: Side): string[] {
+  const rows: string[] = [];
+  for (const spec of specs) {
+    const { params, result } = decodedBy(spec, side);
+    const parts = [
+      ...(params ? [`params: decode${spec.params}`] : []),
+      ...(result ? [`result: decode${spec.result}`] : []),
+    ];
+    if (parts.length > 0) rows.push(`  ${JSON.stringify(spec.method)}: { ${parts.join(", ")} },`);
+  }
+  return rows;
+}
+
 function methodTables(schema: AcpSchema): string {
   const defByType = new Map(Object.keys(schema.$defs).map((def) => [typeNameOf(def), def]));
+  const specs = methodsOf(schema);
+  for (const spec of specs) {
+    for (const type of [spec.params, spec.result]) {
+      if (type !== undefined && !defByType.has(type))
+        throw new Error(`codegen: method ${spec.method} names unknown type ${type}`);
+    }
+  }
   const entries = (prefix: "decode" | "validate"): string[] =>
-    methodsOf(schema).map((spec) => {
-      for (const type of [spec.params, spec.result]) {
-        if (type !== undefined && !defByType.has(type))
-          throw new Error(`codegen: method ${spec.method} names unknown type ${type}`);
-      }
+    specs.map((spec) => {
       const result = spec.result === undefined ? "" : `, result: ${prefix}${spec.result}`;
       return `  ${JSON.stringify(spec.method)}: { params: ${prefix}${spec.params}${result} },`;
     });
@@ -60,10 +88,34 @@ function methodTables(schema: AcpSchema): string {
     "  readonly result?: (value: unknown) => DecodeResult<unknown>;",
     "}",
     "",
+    "/** The decoders one side uses for a method: `params` when it handles it, `result` when it sends it. */",
+    "export interface SideMethodDecoders {",
+    "  readonly params?: (value: unknown) => DecodeResult<unknown>;",
+    "  readonly result?: (value: unknown) => DecodeResult<unknown>;",
+    "}",
+    "",
     "/** Decoders for what a peer sends, keyed by wire method. */",
     "export const decoders = {",
     ...entries("decode"),
     "} as const satisfies Readonly<Record<string, MethodDecoders>>;",
+    "",
+    "/**",
+    " * What the agent decodes: params of the methods it handles (and of those either side handles),",
+    " * results of the requests it sends (the client handles them). A bundle that references only",
+    " * this table keeps only these decoders.",
+    " */",
+    "export const agentSideDecoders = {",
+    ...sideTable(specs, "agent"),
+    "} as const satisfies Readonly<Record<string, SideMethodDecoders>>;",
+    "",
+    "/**",
+    " * What the client decodes: params of the methods it handles (and of those either side handles),",
+    " * results of the requests it sends (the agent handles them). A bundle that references only",
+    " * this table keeps only these decoders.",
+    " */",
+    "export const clientSideDecoders = {",
+    ...sideTable(specs, "client"),
+    "} as const satisfies Readonly<Record<string, SideMethodDecoders>>;",
     "",
     "/** Strict validators (for what we send), keyed by wire method. */",
     "export const validators = {",
