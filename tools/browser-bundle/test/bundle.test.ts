@@ -5,11 +5,13 @@ import { describe, expect, it } from "vitest";
 import { type AppBundle, buildApp, kb } from "../src/build-app.js";
 
 /**
- * gzip budget of what a production page loads up front: 30.9 KB with the turn model and the
- * limits (24 KB before them; 30.4 KB before the validators could be dropped, 40.9 KB with the
- * v1 adapter in the initial load).
+ * gzip budget of what a production page loads up front, a guard against regressions (the
+ * package's target is 20 KB, not reached): 34.5 KB since ACP's rules have one home in the
+ * protocol package (the capability table checked in both directions, the shared update fold);
+ * 30.9 KB with the turn model and the limits (24 KB before them; 30.4 KB before the validators
+ * could be dropped, 40.9 KB with the v1 adapter in the initial load).
  */
-const PRODUCTION_GZIP_BUDGET = 32 * 1024;
+const PRODUCTION_GZIP_BUDGET = 36 * 1024;
 
 const has = (bundle: AppBundle, suffix: string) => [...bundle.modules.keys()].some((id) => id.endsWith(suffix));
 
