@@ -69,9 +69,11 @@ describe("initialize", () => {
     running = start({ prompt: noop, initialize: () => hook.promise });
     const initializing = running.client.initialize();
     const opening = running.client.request("session/new", { cwd: "/w" });
+    // Settled from the start: the refusal comes while the hook still runs.
+    const outcomes = Promise.allSettled([initializing, opening]);
     await running.settled(); // both arrived while the hook still runs
     hook.open();
-    const [init, session] = await Promise.allSettled([initializing, opening]);
+    const [init, session] = await outcomes;
     expect(init.status).toBe("fulfilled");
     expect(session).toMatchObject({ status: "rejected", reason: { code: -32600 } });
   });
