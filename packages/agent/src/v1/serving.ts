@@ -144,7 +144,10 @@ export class ServingTransport extends RelayTransport {
   }
 
   #hold(payload: string): Promise<void> {
-    return new Promise((resolve, reject) => this.#held?.push({ payload, resolve, reject }));
+    const held = this.#held;
+    // Only after the client left (peerClosed released the rest): there is no one to answer.
+    if (held === undefined) return Promise.resolve();
+    return new Promise((resolve, reject) => held.push({ payload, resolve, reject }));
   }
 
   /** The held payloads go on, in order, once the answer now being returned was sent. */
