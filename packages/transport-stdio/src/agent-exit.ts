@@ -3,9 +3,9 @@
  * ends it on `close()`, and the `ConnectionError` the transport reports.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError, type ConnectionErrorDetails, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import { fileSystem } from "./builtins.js";
 import { untrackChild } from "./child-registry.js";
 
 /** How the agent process ended. Both are `null` when it never started. */
@@ -125,7 +125,7 @@ export function agentEndError(facts: EndFacts): ConnectionError {
     const code = errnoCode(spawnError);
     // spawn says ENOENT both for a missing command and for a missing working directory.
     const hint =
-      code === "ENOENT" && cwd !== undefined && !existsSync(cwd)
+      code === "ENOENT" && cwd !== undefined && !fileSystem().existsSync(cwd)
         ? ` (the working directory ${cwd} does not exist)`
         : "";
     return new ConnectionError(

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
 import * as path from "node:path";
+import { fileSystem } from "./builtins.js";
 
 /** What to pass to `child_process.spawn` (always with `shell: false`). */
 export interface ResolvedCommand {
@@ -104,7 +104,7 @@ function unquote(dir: string): string {
 
 function fileExists(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    return fileSystem().statSync(file).isFile();
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
   ConnectionError,
@@ -8,6 +8,7 @@ import {
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
 import { type AgentExit, agentEndError, ChildExit, errnoCode, shutdownLadder } from "./agent-exit.js";
+import { childProcess } from "./builtins.js";
 import { trackChild } from "./child-registry.js";
 import { readLines } from "./line-reader.js";
 import type { NdjsonTransport } from "./ndjson-transport.js";
@@ -104,7 +105,7 @@ export function spawnAgent(
   const resolved = resolveCommand(command, args, { env, cwd: options.cwd });
   let child: ChildProcessWithoutNullStreams;
   try {
-    child = spawn(resolved.file, resolved.args, {
+    child = childProcess().spawn(resolved.file, resolved.args, {
       cwd: options.cwd,
       env,
       stdio: ["pipe", "pipe", "pipe"],

@@ -11,7 +11,12 @@
 import { PROTOCOL_VERSION } from "@acp-kit/protocol";
 import { decodeInitializeRequest } from "@acp-kit/protocol/decoders";
 import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
-import { parseWire, RelayTransport, readField, PROTOCOL_VERSION as V1_PROTOCOL_VERSION } from "@acp-kit/protocol/v1";
+import {
+  parseWire,
+  RelayTransport,
+  readField,
+  PROTOCOL_VERSION as V1_PROTOCOL_VERSION,
+} from "@acp-kit/protocol/v1/relay";
 import type { V1AgentBridge } from "./bridge.js";
 import { type V1ClientHandlers, v1ClientCapabilities } from "./client-handlers.js";
 
