@@ -14,6 +14,8 @@ const NOTIFICATIONS = quick ? 2_000 : 50_000;
 const ROUND_TRIPS = quick ? 500 : 20_000;
 const info = { name: "bench", version: "1.0.0" };
 const initialize = { protocolVersion: 2, info, capabilities: {} };
+// The agent advertises the session capability `session/list` needs (the typed connection checks it).
+const initialized = { protocolVersion: 2, info, capabilities: { session: {} } };
 const updateParams = {
   sessionId: "s1",
   update: {
@@ -34,7 +36,7 @@ async function typed(): Promise<Pair> {
   const agent = createAgentSideConnection(a, { validateOutgoing: false });
   const client = createClientSideConnection(c, { validateOutgoing: false });
   let received = 0;
-  agent.onRequest("initialize", () => initialize);
+  agent.onRequest("initialize", () => initialized);
   agent.onRequest("session/list", () => ({ sessions: [] }));
   client.onNotification("session/update", () => void received++);
   agent.listen();
@@ -71,7 +73,7 @@ async function sdk(): Promise<Pair> {
     .onConnect((connection) => {
       toClient = connection.client;
     })
-    .onRequest("initialize", () => initialize as acp.InitializeResponse)
+    .onRequest("initialize", () => initialized as acp.InitializeResponse)
     .onRequest("session/list", () => ({ sessions: [] }));
   const connection = acp
     .client(info)
