@@ -6,6 +6,7 @@
 // (what `pnpm bench:docs` turns into docs/benchmarks.md).
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
+import { resolve } from "node:path";
 import { CASES } from "./cases.js";
 import { runCase } from "./runner/run-case.js";
 import type { CaseResult } from "./runner/summary.js";
@@ -58,7 +59,8 @@ const report = {
   elapsedSeconds: (performance.now() - started) / 1000,
   cases: results,
 };
-if (out) writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+// Relative to where `pnpm bench` was typed (pnpm runs this script in bench/).
+if (out) writeFileSync(resolve(process.env.INIT_CWD ?? process.cwd(), out), `${JSON.stringify(report, null, 2)}\n`);
 if (json) process.stdout.write(`${JSON.stringify(report)}\n`);
 else {
   process.stdout.write(`${textTable(results)}\n`);
