@@ -6,8 +6,9 @@
  * `exitStatus` was sent.
  */
 import type { BackgroundWork as BackgroundItem } from "@acp-kit/protocol/types";
+import type { Detached } from "./builders/reporting.js";
 import type { TerminalBuilder } from "./builders/terminal.js";
-import type { Detached, ToolCallBuilder } from "./builders/tool-call.js";
+import type { ToolCallBuilder } from "./builders/tool-call.js";
 import type { UpdateOwner } from "./update-owner.js";
 
 type Item = { type: "tool_call"; builder: ToolCallBuilder } | { type: "terminal"; builder: TerminalBuilder };

@@ -25,8 +25,9 @@ import type {
 } from "@acp-kit/protocol/types";
 import { BackgroundWork } from "./background-work.js";
 import { definedFields } from "./builders/content.js";
+import type { Detached } from "./builders/reporting.js";
 import type { TerminalBuilder, TerminalHost } from "./builders/terminal.js";
-import { type Detached, ToolCallBuilder, type ToolCallHost, type ToolCallInit } from "./builders/tool-call.js";
+import { ToolCallBuilder, type ToolCallHost, type ToolCallInit } from "./builders/tool-call.js";
 import { type ClientRequestOutcome, RunRequests } from "./client-requests.js";
 import { configValue } from "./config-options.js";
 import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.js";

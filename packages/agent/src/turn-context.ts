@@ -16,14 +16,9 @@ import type {
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
+import type { Detached } from "./builders/reporting.js";
 import type { TerminalBuilder, TerminalHost, TerminalInit } from "./builders/terminal.js";
-import {
-  type Detached,
-  ToolCallBuilder,
-  type ToolCallHost,
-  type ToolCallInit,
-  type ToolCallPatch,
-} from "./builders/tool-call.js";
+import { ToolCallBuilder, type ToolCallHost, type ToolCallInit, type ToolCallPatch } from "./builders/tool-call.js";
 import {
   assertElicitationMode,
   type ElicitationRequest,

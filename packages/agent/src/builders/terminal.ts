@@ -8,7 +8,7 @@ import { encodeBase64 } from "@acp-kit/protocol";
 import type { TerminalExitStatus, TerminalSize, TerminalUpdate } from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 import { definedFields } from "./content.js";
-import type { Detached } from "./tool-call.js";
+import { type Detached, EntityReporting } from "./reporting.js";
 
 export interface TerminalInit {
   terminalId?: string;
@@ -34,19 +34,14 @@ export interface TerminalHost {
 export class TerminalBuilder {
   readonly id: string;
   readonly #host: TerminalHost;
-  /** The turn until detached, then the session. */
-  #owner: UpdateOwner;
-  #detached: Detached | undefined;
-  #onCancel: (() => void | Promise<void>) | undefined;
-  #cancelAdvertised = false;
+  readonly #reporting: EntityReporting;
   #exited = false;
 
   /** @internal Use `turn.terminal(...)` or `session.terminal(...)`. */
   constructor(host: TerminalHost, id: string, init: TerminalInit) {
     this.#host = host;
-    this.#owner = host.owner;
+    this.#reporting = new EntityReporting(host.owner, init.onCancel);
     this.id = id;
-    this.#onCancel = init.onCancel;
     const { onCancel: _onCancel, terminalId: _id, ...fields } = init;
     this.#send(fields, "terminal");
     host.track(this);
@@ -58,7 +53,7 @@ export class TerminalBuilder {
 
   /** Whether the terminal was moved into the session's background work. */
   get detached(): boolean {
-    return this.#detached !== undefined;
+    return this.#reporting.detached;
   }
 
   /**
@@ -67,24 +62,23 @@ export class TerminalBuilder {
    * until `exit()` is reported. Throws if it already exited.
    */
   detach(): void {
-    if (this.#detached !== undefined) return;
-    if (this.#exited) throw new TypeError(`terminal.detach: terminal ${this.id} already exited`);
-    this.#detached = this.#host.detach(this);
-    this.#owner = this.#detached.owner;
+    this.#reporting.detach(this.#exited, `terminal.detach: terminal ${this.id} already exited`, () =>
+      this.#host.detach(this),
+    );
   }
 
   get cancellable(): boolean {
-    return this.#cancelAdvertised;
+    return this.#reporting.cancellable;
   }
 
   /** @internal */
   get cancelHandler(): (() => void | Promise<void>) | undefined {
-    return this.#cancelAdvertised ? this.#onCancel : undefined;
+    return this.#reporting.cancelHandler;
   }
 
   /** Appends output bytes (a string is sent as its UTF-8 bytes). */
   write(data: Uint8Array | string): Promise<void> {
-    return this.#owner.emit(
+    return this.#reporting.owner.emit(
       { sessionUpdate: "terminal_output_chunk", terminalId: this.id, data: encodeBase64(data) },
       "terminal.write",
     );
@@ -116,7 +110,7 @@ export class TerminalBuilder {
   }
 
   setCancelHandler(onCancel: (() => void | Promise<void>) | null): Promise<void> {
-    this.#onCancel = onCancel ?? undefined;
+    this.#reporting.setCancelHandler(onCancel);
     return this.#send({}, "terminal.setCancelHandler");
   }
 
@@ -127,12 +121,11 @@ export class TerminalBuilder {
       ...definedFields(patch),
     };
     const exited = update.exitStatus === undefined ? this.#exited : update.exitStatus !== null;
-    const advertise = this.#onCancel !== undefined && !exited;
-    if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
-    const sent = this.#owner.emit(update, what);
+    const capabilities = this.#reporting.capabilitiesFor(!exited);
+    if (capabilities !== undefined) update.capabilities = capabilities;
+    const sent = this.#reporting.owner.emit(update, what);
     this.#exited = exited;
-    this.#cancelAdvertised = advertise;
-    if (this.#detached !== undefined && exited) this.#detached.finished();
+    this.#reporting.sent(!exited);
     return sent;
   }
 }

@@ -19,6 +19,7 @@ import type {
 } from "@acp-kit/protocol/types";
 import type { UpdateOwner } from "../update-owner.js";
 import { type ContentInput, definedFields, toBlock } from "./content.js";
+import { type Detached, EntityReporting } from "./reporting.js";
 
 /** Tool-call content; a string or content block is wrapped as `{type: "content"}`. */
 export type ToolCallContentInput = ToolCallContent | ContentInput;
@@ -58,13 +59,6 @@ function toToolContent(item: ToolCallContentInput): ToolCallContent {
   return isToolCallContent(item) ? item : { type: "content", content: item };
 }
 
-/** What detaching hands back: the owner background updates go through, and who to tell at the end. */
-export interface Detached {
-  readonly owner: UpdateOwner;
-  /** Called once the item's final status (or exit status) was sent. */
-  finished(): void;
-}
-
 /** How a tool call reaches the rest of the engine. */
 export interface ToolCallHost {
   readonly owner: UpdateOwner;
@@ -77,20 +71,15 @@ export interface ToolCallHost {
 export class ToolCallBuilder {
   readonly id: string;
   readonly #host: ToolCallHost;
-  /** The turn until detached, then the session. */
-  #owner: UpdateOwner;
-  #detached: Detached | undefined;
+  readonly #reporting: EntityReporting;
   #status: ToolCallStatus = "pending";
   #title: string | undefined;
-  #onCancel: (() => void | Promise<void>) | undefined;
-  #cancelAdvertised = false;
 
   /** @internal Use `turn.toolCall(...)` or `session.toolCall(...)`. */
   constructor(host: ToolCallHost, id: string, init: ToolCallInit) {
     this.#host = host;
-    this.#owner = host.owner;
+    this.#reporting = new EntityReporting(host.owner, init.onCancel);
     this.id = id;
-    this.#onCancel = init.onCancel;
     const { onCancel: _onCancel, toolCallId: _id, ...fields } = init;
     this.#send({ kind: "other", status: "pending", ...fields }, "toolCall");
     host.track(this);
@@ -111,7 +100,7 @@ export class ToolCallBuilder {
 
   /** Whether the call was moved into the session's background work. */
   get detached(): boolean {
-    return this.#detached !== undefined;
+    return this.#reporting.detached;
   }
 
   /**
@@ -121,20 +110,19 @@ export class ToolCallBuilder {
    * Throws if it is already final.
    */
   detach(): void {
-    if (this.#detached !== undefined) return;
-    if (this.isFinal) throw new TypeError(`toolCall.detach: tool call ${this.id} already reached a final status`);
-    this.#detached = this.#host.detach(this);
-    this.#owner = this.#detached.owner;
+    this.#reporting.detach(this.isFinal, `toolCall.detach: tool call ${this.id} already reached a final status`, () =>
+      this.#host.detach(this),
+    );
   }
 
   /** True while the client may send `tool_call/cancel` for this call. */
   get cancellable(): boolean {
-    return this.#cancelAdvertised;
+    return this.#reporting.cancellable;
   }
 
   /** @internal The handler to run for an accepted `tool_call/cancel`. */
   get cancelHandler(): (() => void | Promise<void>) | undefined {
-    return this.#cancelAdvertised ? this.#onCancel : undefined;
+    return this.#reporting.cancelHandler;
   }
 
   /** Patches any field (see `ToolCallPatch` for the omit / null / value rules). */
@@ -161,7 +149,7 @@ export class ToolCallBuilder {
 
   /** Appends one content item with `tool_call_content_chunk` (strings become text content). */
   appendContent(item: ToolCallContentInput): Promise<void> {
-    return this.#owner.emit(
+    return this.#reporting.owner.emit(
       { sessionUpdate: "tool_call_content_chunk", toolCallId: this.id, content: toToolContent(item) },
       "toolCall.appendContent",
     );
@@ -186,7 +174,7 @@ export class ToolCallBuilder {
 
   /** Sets (or with `null` removes) the cancel handler, advertising `capabilities.cancel` accordingly. */
   setCancelHandler(onCancel: (() => void | Promise<void>) | null): Promise<void> {
-    this.#onCancel = onCancel ?? undefined;
+    this.#reporting.setCancelHandler(onCancel);
     return this.#send({}, "toolCall.setCancelHandler");
   }
 
@@ -211,15 +199,15 @@ export class ToolCallBuilder {
   #send(patch: ToolCallPatch, what: string): Promise<void> {
     const update = this.#wire(patch);
     const nextStatus = patch.status === undefined ? this.#status : (patch.status ?? "pending");
-    const advertise = this.#onCancel !== undefined && !isFinalToolCallStatus(nextStatus);
-    if (advertise !== this.#cancelAdvertised) update.capabilities = advertise ? { cancel: {} } : null;
-    const sent = this.#owner.emit({ sessionUpdate: "tool_call_update", ...update }, what);
+    const open = !isFinalToolCallStatus(nextStatus);
+    const capabilities = this.#reporting.capabilitiesFor(open);
+    if (capabilities !== undefined) update.capabilities = capabilities;
+    const sent = this.#reporting.owner.emit({ sessionUpdate: "tool_call_update", ...update }, what);
     // Only reached when the update was accepted (emit throws synchronously otherwise).
     this.#status = nextStatus;
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
-    this.#cancelAdvertised = advertise;
     // A background item is dropped from the snapshot only after its final status went out.
-    if (this.#detached !== undefined && isFinalToolCallStatus(nextStatus)) this.#detached.finished();
+    this.#reporting.sent(open);
     return sent;
   }
 
@@ -228,6 +216,6 @@ export class ToolCallBuilder {
     if (patch.status !== undefined) this.#status = patch.status ?? "pending";
     if (patch.title !== undefined) this.#title = patch.title ?? undefined;
     const update = this.#wire(patch);
-    if (Object.keys(update).length > 1) this.#owner.record({ sessionUpdate: "tool_call_update", ...update });
+    if (Object.keys(update).length > 1) this.#reporting.owner.record({ sessionUpdate: "tool_call_update", ...update });
   }
 }
