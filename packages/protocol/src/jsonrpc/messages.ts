@@ -3,6 +3,7 @@
  * accepted is a `RequestIdRule` the connection is given (a protocol on top may narrow it).
  */
 import { type ErrorObject, RequestError } from "./errors.js";
+import { isRecord } from "./records.js";
 
 /** A request id: a string or a number. `null` only ever appears in error responses. */
 export type JsonRpcId = string | number;
@@ -80,9 +81,6 @@ type Fields = Record<string, unknown>;
 
 // Each guard checks one member; `if (!guard(value)) return ...` narrows `value` member by
 // member until it is a message type (no cast needed, nothing checked twice).
-function isRecord(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function isVersion2(value: Fields): value is Fields & { jsonrpc: "2.0" } {
   return value.jsonrpc === "2.0";
 }

@@ -4,6 +4,8 @@
  * it only when one is configured, so an untapped connection pays one `undefined` check per
  * inbound payload and nothing per outbound one.
  */
+
+import { isRecord } from "./records.js";
 import type { Transport, TransportSink } from "./transport.js";
 
 /** One observed payload. */
@@ -52,10 +54,6 @@ export function utf8Length(text: string): number {
     }
   }
   return bytes;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function safeParse(payload: string): unknown {

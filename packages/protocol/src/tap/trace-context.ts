@@ -11,6 +11,8 @@
  * `api` is the `@opentelemetry/api` module (an optional peer: this package never imports it),
  * `tracer` one of its tracers. Without this wrapper nothing of it runs.
  */
+
+import { isRecord } from "../jsonrpc/records.js";
 import type { Transport, TransportSink } from "../jsonrpc/transport.js";
 
 /** The parts of `@opentelemetry/api` used here (pass the module: `import * as api from "@opentelemetry/api"`). */
@@ -54,10 +56,6 @@ type Message = {
   result?: unknown;
   error?: { code?: unknown; message?: unknown };
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function parse(payload: string): unknown {
   try {

@@ -51,4 +51,16 @@ describe("transcript", () => {
     expect((error as TranscriptError).line).toBe(line);
     expect((error as TranscriptError).message).toContain(words);
   });
+
+  it("reads a hand-written transcript: a missing byte count is the payload's UTF-8 length, a non-object meta is none", () => {
+    const text = [
+      JSON.stringify({ acpTranscript: 1, startedAt: "2026-01-01T00:00:00Z", meta: "x", extra: 1 }),
+      JSON.stringify({ t: 0, from: "agent", msg: { jsonrpc: "2.0", method: "é" } }),
+      JSON.stringify({ t: 1, from: "client", raw: "héllo", ms: "soon" }),
+    ].join("\n");
+    const { header, entries } = parseTranscript(text);
+    expect(header).toEqual({ acpTranscript: 1, startedAt: "2026-01-01T00:00:00Z", extra: 1 });
+    expect(entries[0]?.bytes).toBe(new TextEncoder().encode('{"jsonrpc":"2.0","method":"é"}').length);
+    expect(entries[1]).toEqual({ t: 1, from: "client", raw: "héllo", bytes: 6 });
+  });
 });

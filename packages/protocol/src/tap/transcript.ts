@@ -12,7 +12,8 @@
  * text when it was not JSON. Readers ignore fields they do not know.
  */
 import { LocalError } from "../jsonrpc/local-error.js";
-import type { WireEvent, WireTap } from "../jsonrpc/wire-observer.js";
+import { isRecord } from "../jsonrpc/records.js";
+import { utf8Length, type WireEvent, type WireTap } from "../jsonrpc/wire-observer.js";
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -98,15 +99,6 @@ export class TranscriptError extends LocalError {
   ) {
     super(`transcript line ${line}: ${message}`);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const encoder = new TextEncoder();
-function utf8Length(text: string): number {
-  return encoder.encode(text).length;
 }
 
 function parseLine(text: string, line: number): unknown {

@@ -5,6 +5,8 @@
  * after it, every message is parsed and handed to the translator's `fromLocal` / `fromPeer`,
  * which forward, rewrite, answer or synthesize with `toPeer` / `toLocal`.
  */
+
+import { isRecord } from "../jsonrpc/records.js";
 import type { Transport, TransportSink } from "../jsonrpc/transport.js";
 
 /** One JSON-RPC message as it travels (request, notification or response). */
@@ -27,10 +29,6 @@ export type WireSend = (message: WireMessage) => void | Promise<void>;
 export interface Translator {
   fromLocal(message: WireMessage): void | Promise<void>;
   fromPeer(message: WireMessage): void | Promise<void>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** `value[key]` when `value` is a JSON object, else undefined. */
