@@ -36,6 +36,7 @@ function sourceFiles(dir) {
 function casts(file) {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lines = text.split("\n");
   const found = [];
   const visit = (node) => {
     if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) {
@@ -47,7 +48,6 @@ function casts(file) {
         const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
         // `x as unknown as T` is one double cast, counted once, as the outer node.
         if (!(type === "unknown" && ts.isAsExpression(node.parent) && node.parent.expression === node)) {
-          const lines = text.split("\n");
           const reasoned = /\/\/\s*\S/.test(lines[line - 1] ?? "") || /^\s*\/\//.test(lines[line - 2] ?? "");
           found.push({ line, type, doubled, reasoned });
         }
@@ -56,7 +56,7 @@ function casts(file) {
     ts.forEachChild(node, visit);
   };
   visit(sf);
-  return { found, lines: text.split("\n").length };
+  return { found, lines: lines.length };
 }
 
 const report = { doubleCasts: [], castsByPackage: {}, longest: [], unreasoned: [] };
