@@ -9,8 +9,9 @@ import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jso
 import type { AgentCapabilities, InitializeRequest, InitializeResponse } from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
 import { ConnectionSessions } from "./connection-sessions.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 import type { IdGenerator } from "./ids.js";
-import { outgoingCheckOf, refuseUnadvertised } from "./peer.js";
+import { outgoingCheckOf } from "./peer.js";
 import { assertPromptSupported } from "./prompt-content.js";
 import type { LiveSessionCounter } from "./session-limits.js";
 import type { SessionServices } from "./session-runtime.js";
@@ -77,7 +78,8 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#conn = createAgentSideConnection(new ServingTransport(transport, agent.logger), {
       logger: agent.logger,
       validateOutgoing: agent.validateOutgoing,
-      refuseUnadvertised,
+      // What the agent asks of a client that did not advertise it is refused locally, nothing sent.
+      refuseUnadvertised: CapabilityNotSupportedError.of,
       ...(maxPendingHandlers === undefined ? {} : { maxPendingHandlers }),
     });
     // Builders check synchronously through the connection, so they throw before anything is recorded or sent.

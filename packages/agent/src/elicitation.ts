@@ -6,7 +6,7 @@ import type {
   ElicitationContentValue,
   ElicitationSchema,
 } from "@acp-kit/protocol/types";
-import { refuseUnadvertised } from "./peer.js";
+import { CapabilityNotSupportedError } from "./errors.js";
 
 interface ElicitationCommon {
   /** What the user is asked. */
@@ -46,7 +46,7 @@ export type ElicitationResult =
  */
 export function assertElicitationMode(mode: string, capabilities: ClientCapabilities | undefined): void {
   const missing = missingElicitationMode(mode, capabilities ?? {});
-  if (missing !== undefined) throw refuseUnadvertised(missing);
+  if (missing !== undefined) throw CapabilityNotSupportedError.of(missing);
 }
 
 /** The result a decoded answer stands for (`undefined`: withdrawn, read as `cancel`). */

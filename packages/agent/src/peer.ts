@@ -5,7 +5,6 @@
  * ended. Keeping the runtime on this narrow view keeps it independent of how the connection is built.
  */
 import type { AcpConnection } from "@acp-kit/protocol";
-import { CapabilityNotSupportedError } from "./errors.js";
 
 export type Peer = Pick<AcpConnection<"agent">, "request" | "notify" | "assertSendable" | "isClosed">;
 
@@ -21,6 +20,3 @@ export type OutgoingCheck = (method: string, part: "params", value: unknown) => 
 export function outgoingCheckOf(peer: Peer): OutgoingCheck {
   return (method, _part, value) => peer.assertSendable(method, value);
 }
-
-/** What the agent asks of a client that did not advertise it is refused locally, nothing sent. */
-export const refuseUnadvertised = CapabilityNotSupportedError.of;
