@@ -1,10 +1,10 @@
 // Session bounds of the agent (docs/limits.md): live sessions per connection and per agent,
 // closed sessions the in-memory store keeps (count and age).
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
 import { ClosedSessions } from "../src/session-limits.js";
-import { ScriptedClient } from "./support/harness.js";
+import { connect } from "./support/harness.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -14,13 +14,8 @@ afterEach(async () => {
 function agentWith(definition: Partial<AgentDefinition>) {
   const agent = defineAgent({ info: { name: "t", version: "1" }, prompt: async () => {}, ...definition });
   return async () => {
-    const [a, b] = createInMemoryTransportPair();
-    const handle = agent.serve(a);
-    const client = new ScriptedClient(b);
-    cleanups.push(async () => {
-      await client.close();
-      await handle.close();
-    });
+    const { client, agent: handle, stop } = connect(agent);
+    cleanups.push(stop);
     await client.initialize();
     return { client, handle };
   };

@@ -1,7 +1,7 @@
-import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
-import { gate, ScriptedClient, type Started, start, startWithSession } from "./support/harness.js";
+import { connect, gate, type Started, start, startWithSession } from "./support/harness.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -20,13 +20,8 @@ function abortable(signal: AbortSignal): Promise<never> {
 function sharedAgent(definition: Partial<AgentDefinition> & Pick<AgentDefinition, "prompt">) {
   const agent = defineAgent({ info: { name: "t", version: "1" }, validateOutgoing: true, ...definition });
   return async () => {
-    const [a, b] = createInMemoryTransportPair();
-    const handle = agent.serve(a);
-    const client = new ScriptedClient(b);
-    cleanups.push(async () => {
-      await client.close();
-      await handle.close();
-    });
+    const { client, agent: handle, stop } = connect(agent);
+    cleanups.push(stop);
     await client.initialize();
     return { client, handle };
   };

@@ -2,7 +2,7 @@
 import { createInMemoryTransportPair, RequestError } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore, SessionBusyError } from "../src/index.js";
-import { ScriptedClient } from "./support/harness.js";
+import { connect, ScriptedClient } from "./support/harness.js";
 
 class ClaimingStore extends InMemorySessionStore {
   readonly calls: string[] = [];
@@ -26,15 +26,10 @@ afterEach(async () => {
 function agentOn(store: ClaimingStore, prompt: AgentDefinition["prompt"] = async () => {}) {
   const agent = defineAgent({ info: { name: "t", version: "1" }, sessionStore: store, prompt });
   return async () => {
-    const [a, b] = createInMemoryTransportPair();
-    const handle = agent.serve(a);
-    const client = new ScriptedClient(b);
-    cleanups.push(async () => {
-      await client.close();
-      await handle.close();
-    });
+    const { client, agent: handle, settled, stop } = connect(agent);
+    cleanups.push(stop);
     await client.initialize();
-    return { client, handle, settled: () => b.settled() };
+    return { client, handle, settled };
   };
 }
 

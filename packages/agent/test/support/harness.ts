@@ -4,7 +4,7 @@
  * (`client.wire`), so tests can assert on ordering between responses and notifications.
  */
 import { Connection, createInMemoryTransportPair, type Transport, type TransportSink } from "@acp-kit/protocol/jsonrpc";
-import { type AgentConnectionHandle, type AgentDefinition, defineAgent } from "../../src/index.js";
+import { type Agent, type AgentConnectionHandle, type AgentDefinition, defineAgent } from "../../src/index.js";
 
 export type WireMessage = {
   jsonrpc: "2.0";
@@ -167,10 +167,16 @@ export function start(
   definition: Partial<AgentDefinition> & Pick<AgentDefinition, "prompt">,
   options: ClientOptions = {},
 ): Started {
-  const [agentSide, clientSide] = createInMemoryTransportPair();
-  const agent = defineAgent({ info: INFO, validateOutgoing: true, cancelGracePeriodMs: 2000, ...definition }).serve(
-    agentSide,
+  return connect(
+    defineAgent({ info: INFO, validateOutgoing: true, cancelGracePeriodMs: 2000, ...definition }),
+    options,
   );
+}
+
+/** Serves an already defined agent on a fresh in-memory pair: one more client of the same agent. */
+export function connect(defined: Agent, options: ClientOptions = {}): Started {
+  const [agentSide, clientSide] = createInMemoryTransportPair();
+  const agent = defined.serve(agentSide);
   const client = new ScriptedClient(clientSide, options);
   return {
     client,
