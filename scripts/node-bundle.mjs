@@ -9,7 +9,8 @@
 //
 // The rules the bundle keeps (each one checked below or by tools/node-bundle):
 // - Which files: every `exports` (and `imports`) entry with a `node` condition
-//   `./dist/node-bundle/X.js` is the bundle of that entry's `default`, `./dist/X.js`.
+//   `./dist/node-bundle/X.js` is the bundle of that entry's `default`, `./dist/X.js`
+//   (scripts/package-conventions.mjs writes those conditions; scripts/node-bundle-layout.mjs).
 // - One copy of each module per package: all entries are bundled together with code splitting,
 //   so what two entries share lives in one chunk (an `instanceof` across subpaths holds).
 // - Dynamic `import()`s stay dynamic: each becomes a chunk loaded on demand.
@@ -23,8 +24,8 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "esbuild";
+import { NODE_BUNDLE_DIR as BUNDLE_DIR, nodeTargetOf } from "./node-bundle-layout.mjs";
 
-const BUNDLE_DIR = "dist/node-bundle";
 const pkgDir = process.cwd();
 const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
 
@@ -37,9 +38,9 @@ function fail(message) {
 function* nodeTargets(map) {
   for (const [key, entry] of Object.entries(map ?? {})) {
     if (typeof entry !== "object" || entry === null || entry.node === undefined) continue;
-    const expected = typeof entry.default === "string" && entry.default.replace(/^\.\/dist\//, `./${BUNDLE_DIR}/`);
-    if (!expected || !entry.default.startsWith("./dist/") || entry.node !== expected) {
-      fail(`${key}: the \`node\` condition must be ${expected || `./${BUNDLE_DIR}/<the default's path>`}`);
+    const expected = nodeTargetOf(entry.default);
+    if (expected === undefined || entry.node !== expected) {
+      fail(`${key}: the \`node\` condition must be ${expected ?? `./${BUNDLE_DIR}/<the default's path>`}`);
     }
     yield { key, from: entry.default, to: entry.node };
   }

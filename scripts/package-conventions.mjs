@@ -13,10 +13,15 @@
 // - every `exports` entry that is an object has a `default` condition (the ESM file), so
 //   `require()` works on Node >= 20.19 and tools that read only `default` resolve it; `types`
 //   stays first and `import` is dropped as redundant;
+// - a package whose `build` ends with scripts/node-bundle.mjs gets a `node` condition on every
+//   `exports` and `imports` entry, right before `default`, pointing at that entry's node build
+//   (scripts/node-bundle-layout.mjs); `types` (added first where missing) stays the tsc
+//   declarations, `default` the tsc file;
 // - `prepack` rebuilds a stale `dist` (scripts/prepack.mjs), so `pnpm publish -r` never ships one;
 // - `publishConfig.access` is public and `files` ships README.md and LICENSE.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { hasNodeBundle, nodeTargetOf } from "./node-bundle-layout.mjs";
 
 const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
@@ -50,6 +55,21 @@ function withDefaultCondition(entry) {
   return out;
 }
 
+/**
+ * `{ types, ..., default }` → `{ types, ..., node, default }`, `node` being the default's node
+ * build. TypeScript matches `node` too, and finds no declarations next to the bundle: an entry
+ * without `types` (a `#name` import) gets the default's `.d.ts` first.
+ */
+function withNodeCondition(entry) {
+  if (typeof entry !== "object" || entry === null) return entry;
+  const node = nodeTargetOf(entry.default);
+  if (node === undefined) return entry;
+  const { types = entry.default.replace(/\.js$/, ".d.ts"), node: _previous, default: fallback, ...rest } = entry;
+  return { types, ...rest, node, default: fallback };
+}
+
+const mapEntries = (map, fn) => Object.fromEntries(Object.entries(map).map(([key, entry]) => [key, fn(entry)]));
+
 function conform(manifest, dir) {
   const next = structuredClone(manifest);
   next.license = rootManifest.license;
@@ -60,6 +80,10 @@ function conform(manifest, dir) {
     next.exports = Object.fromEntries(
       Object.entries(next.exports).map(([subpath, entry]) => [subpath, withDefaultCondition(entry)]),
     );
+  }
+  if (hasNodeBundle(next)) {
+    if (next.exports && typeof next.exports === "object") next.exports = mapEntries(next.exports, withNodeCondition);
+    if (next.imports && typeof next.imports === "object") next.imports = mapEntries(next.imports, withNodeCondition);
   }
   next.scripts = { ...next.scripts, prepack: PREPACK };
   next.publishConfig = { ...next.publishConfig, access: "public" };

@@ -7,7 +7,16 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const pkgDir = process.cwd();
-const inputs = ["src", "package.json", "tsconfig.build.json", join("..", "..", "tsconfig.base.json")];
+const scripts = join("..", "..", "scripts");
+const inputs = [
+  "src",
+  "package.json",
+  "tsconfig.build.json",
+  join("..", "..", "tsconfig.base.json"),
+  // The node build (dist/node-bundle/) is written by these.
+  join(scripts, "node-bundle.mjs"),
+  join(scripts, "node-bundle-layout.mjs"),
+];
 
 /** Newest (or oldest) modification time of the files under `path`. */
 function mtimes(path, pick) {
