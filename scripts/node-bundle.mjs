@@ -3,7 +3,7 @@
 // a few ES modules for Node, the targets of its `node` export conditions (under dist/node-bundle/).
 //
 // Why: Node pays per module it loads (resolve, read, compile, one record each). tsc writes one
-// file per source file, so `import "@acp-kit/client"` used to load dozens of files; the bundle
+// file per source file, so `import "@acp-kit/client"` used to load over a hundred files; the bundle
 // loads a handful. Everything else keeps the tsc files (the `default` condition): browsers and
 // bundlers still get fine-grained modules to tree-shake, and `types` stays the tsc `.d.ts`.
 //
