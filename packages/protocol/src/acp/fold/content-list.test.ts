@@ -69,3 +69,42 @@ describe("ContentList", () => {
     expect(list.toArray()).toEqual([text("c")]);
   });
 });
+
+describe("ContentList text kept as bytes", () => {
+  it("gives back every text exactly: non-ASCII, astral, lone surrogates, large texts, block edges", () => {
+    const texts = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 8 }),
+      fc.string({ unit: "binary", maxLength: 8 }), // lone surrogates included
+      fc.constantFrom("\uD800", "a\uDC00b", "😀", "é".repeat(9_000), "x".repeat(70_000), ""),
+    );
+    fc.assert(
+      fc.property(fc.array(texts, { maxLength: 300 }), fc.nat(20), (chunks, repeat) => {
+        const list = new ContentList();
+        const expected: ContentBlock[] = [];
+        // Repeating fills several blocks, so segments land on block edges.
+        for (let r = 0; r <= repeat; r++) {
+          for (const t of chunks) {
+            list.push(text(t));
+            expected.push(text(t));
+          }
+        }
+        expect(list.toArray()).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("ContentList text kept as bytes, across block edges", () => {
+  it("segments that do not fit what is left of a block move whole to the next one", () => {
+    const list = new ContentList();
+    const expected: ContentBlock[] = [];
+    // ~1.5 MB of text in segments of uneven size, two- and three-byte characters among them.
+    for (let i = 0; i < 3_000; i++) {
+      const t = `${i}:${"ab".repeat(i % 251)}${i % 3 === 0 ? "é€" : ""}${i % 5 === 0 ? "😀" : ""}`;
+      list.push(text(t));
+      expected.push(text(t));
+    }
+    expect(list.toArray()).toEqual(expected);
+  });
+});

@@ -4,45 +4,13 @@
  *   often, like a client's store building a snapshot per render;
  * - `ContentList` keeps them compactly for the life of the session (the agent's history): a streamed reply
  * is mostly plain text chunks (`{ type: "text", text }` and nothing else), so runs of them keep
- * only their text, joined into segments of `SEGMENT_PIECES` chunks, plus each chunk's length. A
- * 200,000-chunk reply is then a few hundred strings and one array of numbers instead of 200,000
- * block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
+ * only their text, joined and kept as bytes outside the heap (`TextRun`), plus each chunk's length. A
+ * 200,000-chunk reply is then a few hundred byte ranges and one array of numbers instead of
+ * 200,000 block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
  */
 import type { ContentBlock } from "../../generated/types.js";
 import { jsonEqual } from "../json-equal.js";
-
-const SEGMENT_PIECES = 256;
-
-/** Consecutive plain text blocks. */
-class TextRun {
-  readonly segments: string[] = [];
-  /** Texts of the chunks not yet joined into a segment. */
-  pending: string[] = [];
-  /** Length of each chunk's text, in order (segments first, then pending). */
-  readonly lengths: number[] = [];
-
-  push(text: string): void {
-    this.pending.push(text);
-    this.lengths.push(text.length);
-    if (this.pending.length === SEGMENT_PIECES) {
-      this.segments.push(this.pending.join(""));
-      this.pending = [];
-    }
-  }
-
-  appendBlocksTo(out: ContentBlock[]): void {
-    let piece = 0;
-    for (const segment of this.segments) {
-      let offset = 0;
-      for (let i = 0; i < SEGMENT_PIECES; i++) {
-        const length = this.lengths[piece++] ?? 0;
-        out.push({ type: "text", text: segment.slice(offset, offset + length) });
-        offset += length;
-      }
-    }
-    for (const text of this.pending) out.push({ type: "text", text });
-  }
-}
+import { TextRun } from "./text-run.js";
 
 /** The text of a block that is exactly `{ type: "text", text: string }`, nothing else. */
 function plainText(block: ContentBlock): string | undefined {
