@@ -3,7 +3,7 @@
  * retained, and retained strings are copied by the young-generation collector and again when the
  * old one compacts: at 100k chunks that was most of an append's cost, growing with the reply. So
  * chunks wait as strings only until `SEGMENT_PIECES` of them are there, then are joined and kept
- * as UTF-8 bytes in 256 KiB blocks outside the JavaScript heap (one encode per segment, not per
+ * as UTF-8 bytes in blocks (16 to 256 KiB) outside the JavaScript heap (one encode per segment, not per
  * chunk), plus each chunk's length, to cut the segment back into chunks on read.
  *
  * UTF-8 cannot carry a lone surrogate, which JSON text can: a segment that is not well-formed
@@ -12,7 +12,8 @@
 import type { ContentBlock } from "../../generated/types.js";
 
 const SEGMENT_PIECES = 256;
-const BLOCK_BYTES = 256 * 1024;
+const MIN_BLOCK_BYTES = 16 * 1024;
+const MAX_BLOCK_BYTES = 256 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -54,12 +55,14 @@ export class TextRun {
   }
 
   #encode(text: string): Uint8Array {
-    // Up to 3 bytes per UTF-16 unit: a segment that might not fit a whole block gets an array of
-    // its exact size. Others go where the block has room, else at the start of a new block.
-    if (text.length * 3 > BLOCK_BYTES) return encoder.encode(text);
+    // Up to 3 bytes per UTF-16 unit: a segment that might not fit the largest block gets an array
+    // of its exact size. Others go where the block has room, else into a new block twice the size
+    // of the last (a short reply does not hold a large block; a long one holds few).
+    if (text.length * 3 > MAX_BLOCK_BYTES) return encoder.encode(text);
     let { read, written } = encoder.encodeInto(text, this.#block.subarray(this.#used));
     if (read < text.length) {
-      this.#block = new Uint8Array(BLOCK_BYTES);
+      const size = Math.min(MAX_BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, this.#block.length * 2, text.length * 3));
+      this.#block = new Uint8Array(size);
       this.#used = 0;
       ({ read, written } = encoder.encodeInto(text, this.#block));
     }
@@ -68,18 +71,28 @@ export class TextRun {
     return this.#block.subarray(start, this.#used);
   }
 
-  /** Appends one `{ type: "text", text }` block per chunk to `out`, in order. */
-  appendBlocksTo(out: ContentBlock[]): void {
-    let piece = 0;
-    for (const segment of this.#segments) {
+  /** How many chunks the run holds. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Appends one `{ type: "text", text }` block per chunk to `out`, in order, from chunk `from`. */
+  appendBlocksTo(out: ContentBlock[], from = 0): void {
+    const sealed = this.#segments.length * SEGMENT_PIECES;
+    for (let s = Math.floor(from / SEGMENT_PIECES); s < this.#segments.length; s++) {
+      const segment = this.#segments[s] as Uint8Array | string;
       const joined = typeof segment === "string" ? segment : decoder.decode(segment);
+      let piece = s * SEGMENT_PIECES;
       let offset = 0;
-      for (let i = 0; i < SEGMENT_PIECES; i++) {
-        const length = this.#lengths[piece++] as number;
+      for (; piece < from; piece++) offset += this.#lengths[piece] as number;
+      for (const end = (s + 1) * SEGMENT_PIECES; piece < end; piece++) {
+        const length = this.#lengths[piece] as number;
         out.push({ type: "text", text: joined.slice(offset, offset + length) });
         offset += length;
       }
     }
-    for (const text of this.#pending) out.push({ type: "text", text });
+    for (let i = Math.max(0, from - sealed); i < this.#pending.length; i++) {
+      out.push({ type: "text", text: this.#pending[i] as string });
+    }
   }
 }
