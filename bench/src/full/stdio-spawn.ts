@@ -20,6 +20,14 @@ const AGENT_FILES: Record<StdioAgent, string> = {
 /** The agent's own peak RSS, as it last reported it on stderr. */
 export class AgentRss {
   peak = 0;
+  /**
+   * Whether the agent reports its peak RSS after each turn. The report is a system call and a
+   * stderr line per turn on both sides: a case timing short turns turns it off.
+   */
+  readonly reports: boolean;
+  constructor(options: { reports?: boolean } = {}) {
+    this.reports = options.reports ?? true;
+  }
   line(text: string): void {
     const match = /^BENCH_PEAK_RSS (\d+)$/.exec(text);
     if (match) this.peak = Math.max(this.peak, Number(match[1]));
@@ -30,10 +38,14 @@ export class AgentRss {
 /** BENCH_PROFILE_DIR=dir: agents write a `--cpu-prof` profile there (for `node --cpu-prof` studies). */
 const PROFILE = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 
-export function agentCommand(agent: StdioAgent): { args: string[]; env: NodeJS.ProcessEnv } {
+export function agentCommand(agent: StdioAgent, rss?: AgentRss): { args: string[]; env: NodeJS.ProcessEnv } {
   return {
     args: [...PROFILE, "--import", "tsx", here(AGENT_FILES[agent])],
-    env: { ...process.env, BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k" },
+    env: {
+      ...process.env,
+      BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k",
+      BENCH_REPORT_RSS: rss?.reports === false ? "0" : "1",
+    },
   };
 }
 
@@ -41,7 +53,7 @@ export function agentCommand(agent: StdioAgent): { args: string[]; env: NodeJS.P
 export async function oursOverStdio(agent: StdioAgent, rss: AgentRss): Promise<TurnClient> {
   const { spawnAgent } = await import("@acp-kit/transport-stdio");
   const { oursTurnClient } = await import("./ours-client.js");
-  const { args, env } = agentCommand(agent);
+  const { args, env } = agentCommand(agent, rss);
   const child = spawnAgent(process.execPath, args, { env, stderr: (line) => rss.line(line) });
   const client = await oursTurnClient(child.transport);
   return {
@@ -54,7 +66,7 @@ export async function oursOverStdio(agent: StdioAgent, rss: AgentRss): Promise<T
 }
 
 function spawnPiped(agent: StdioAgent, rss: AgentRss): ChildProcessWithoutNullStreams {
-  const { args, env } = agentCommand(agent);
+  const { args, env } = agentCommand(agent, rss);
   const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "pipe"] });
   let partial = "";
   child.stderr.setEncoding("utf8");

@@ -22,6 +22,7 @@ export const CWD = "/bench";
 
 /** Written to stderr by an agent after each turn: its own peak RSS so far. */
 export function reportPeakRss(): void {
+  if (process.env.BENCH_REPORT_RSS === "0") return;
   process.stderr.write(`BENCH_PEAK_RSS ${process.resourceUsage().maxRSS * 1024}\n`);
 }
 

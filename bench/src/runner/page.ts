@@ -96,12 +96,14 @@ export function renderBenchmarksPage(report: BenchReport): string {
   lines.push(
     "## What the client keeps during a turn",
     "",
-    "The client's session store keeps the folded state of the session (each message's content blocks, each tool",
-    "call's fields, each terminal's output bytes), not every update. On top of it, a turn handle's update feed",
-    "holds updates for the turn's iterators (see the client package README for its policy). The client-memory",
-    "case measures the whole client process while a slow consumer reads a long turn, so whatever the client",
-    "holds for the consumer shows in that row. On the agent side, the default `InMemorySessionStore` keeps each",
-    "session's history folded as it is appended (runs of plain text chunks as joined text), for resume.",
+    "The client's session store keeps the folded state of the session (each message's content, each tool call's",
+    "fields, each terminal's output bytes), not every update. A message's runs of plain text chunks are kept as",
+    "joined UTF-8 text outside the JavaScript heap plus each chunk's length; the content blocks are built when a",
+    "snapshot reads them and kept for the next snapshot, so a consumer that only iterates the turn retains no",
+    "block objects. On top of it, a turn handle's update feed holds updates for the turn's iterators (see the",
+    "client package README for its policy). The client-memory case measures the whole client process while a",
+    "slow consumer reads a long turn, so whatever the client holds for the consumer shows in that row. On the",
+    "agent side, the default `InMemorySessionStore` keeps each session's history folded the same way, for resume.",
     "",
   );
   return `${lines.join("\n")}`;

@@ -181,6 +181,11 @@ export class SessionStore {
 
   #newFold(): SessionFold {
     return new SessionFold({
+      // Reply text is kept joined, outside the heap, and blocks are built when a snapshot reads
+      // them (then kept for the next snapshot): a long turn read by a consumer that never
+      // snapshots retains no block objects for the garbage collector to copy and trace.
+      compactText: true,
+      keepReads: true,
       onRejected: (update, error) => {
         this.#logger?.warn?.(`session store: skipped part of a ${update.sessionUpdate}: terminal output not base64`, {
           error,

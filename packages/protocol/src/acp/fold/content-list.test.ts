@@ -69,3 +69,97 @@ describe("ContentList", () => {
     expect(list.toArray()).toEqual([text("c")]);
   });
 });
+
+describe("ContentList text kept as bytes", () => {
+  it("gives back every text exactly: non-ASCII, astral, lone surrogates, large texts, block edges", () => {
+    const texts = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 8 }),
+      fc.string({ unit: "binary", maxLength: 8 }), // lone surrogates included
+      fc.constantFrom("\uD800", "a\uDC00b", "😀", "é".repeat(9_000), "x".repeat(70_000), ""),
+    );
+    fc.assert(
+      fc.property(fc.array(texts, { maxLength: 300 }), fc.nat(20), (chunks, repeat) => {
+        const list = new ContentList();
+        const expected: ContentBlock[] = [];
+        // Repeating fills several blocks, so segments land on block edges.
+        for (let r = 0; r <= repeat; r++) {
+          for (const t of chunks) {
+            list.push(text(t));
+            expected.push(text(t));
+          }
+        }
+        expect(list.toArray()).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("ContentList text kept as bytes, across block edges", () => {
+  it("segments that do not fit what is left of a block move whole to the next one", () => {
+    const list = new ContentList();
+    const expected: ContentBlock[] = [];
+    // ~1.5 MB of text in segments of uneven size, two- and three-byte characters among them.
+    for (let i = 0; i < 3_000; i++) {
+      const t = `${i}:${"ab".repeat(i % 251)}${i % 3 === 0 ? "é€" : ""}${i % 5 === 0 ? "😀" : ""}`;
+      list.push(text(t));
+      expected.push(text(t));
+    }
+    expect(list.toArray()).toEqual(expected);
+  });
+});
+
+describe("ContentList keepReads", () => {
+  it("reads between pushes and upserts give what a list rebuilding every read gives", () => {
+    const block: fc.Arbitrary<ContentBlock> = fc.oneof(
+      fc.string({ maxLength: 6 }).map(text),
+      fc.constant<ContentBlock>({ type: "image", data: "AA==", mimeType: "image/png" }),
+    );
+    const step = fc.oneof(
+      { arbitrary: fc.record({ push: fc.array(block, { minLength: 1, maxLength: 600 }) }), weight: 4 },
+      { arbitrary: fc.record({ replace: fc.array(block, { maxLength: 3 }) }), weight: 1 },
+      { arbitrary: fc.constant({ read: true as const }), weight: 3 },
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const kept = new ContentList({ keepReads: true });
+        const plain = new ContentList();
+        for (const s of steps) {
+          if ("push" in s) for (const b of s.push) [kept, plain].forEach((list) => list.push(b));
+          else if ("replace" in s) expect(kept.replace(s.replace)).toBe(plain.replace(s.replace));
+          else expect(kept.toArray()).toEqual(plain.toArray());
+        }
+        expect(kept.toArray()).toEqual(plain.toArray());
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a read that stopped inside a run goes on from there once that part is joined", () => {
+    const list = new ContentList({ keepReads: true });
+    const expected: ContentBlock[] = [];
+    const push = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        list.push(text(`chunk ${i};`));
+        expected.push(text(`chunk ${i};`));
+      }
+    };
+    push(0, 100);
+    expect(list.toArray()).toEqual(expected);
+    push(100, 700); // the first 512 chunks are joined now, the read stopped at 100
+    expect(list.toArray()).toEqual(expected);
+    push(700, 1_000);
+    expect(list.toArray()).toEqual(expected);
+  });
+
+  it("a read does not alias what later pushes change, and keeps the blocks it built", () => {
+    const list = new ContentList({ keepReads: true });
+    list.push(text("a"));
+    const first = list.toArray();
+    list.push(text("b"));
+    const second = list.toArray();
+    expect(first).toEqual([text("a")]);
+    expect(second).toEqual([text("a"), text("b")]);
+    expect(second[0]).toBe(first[0]);
+  });
+});

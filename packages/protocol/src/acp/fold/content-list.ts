@@ -4,45 +4,13 @@
  *   often, like a client's store building a snapshot per render;
  * - `ContentList` keeps them compactly for the life of the session (the agent's history): a streamed reply
  * is mostly plain text chunks (`{ type: "text", text }` and nothing else), so runs of them keep
- * only their text, joined into segments of `SEGMENT_PIECES` chunks, plus each chunk's length. A
- * 200,000-chunk reply is then a few hundred strings and one array of numbers instead of 200,000
- * block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
+ * only their text, joined and kept as bytes outside the heap (`TextRun`), plus each chunk's length. A
+ * 200,000-chunk reply is then a few hundred byte ranges and one array of numbers instead of
+ * 200,000 block objects for the garbage collector to trace. `toArray()` rebuilds equal blocks on read.
  */
 import type { ContentBlock } from "../../generated/types.js";
 import { jsonEqual } from "../json-equal.js";
-
-const SEGMENT_PIECES = 256;
-
-/** Consecutive plain text blocks. */
-class TextRun {
-  readonly segments: string[] = [];
-  /** Texts of the chunks not yet joined into a segment. */
-  pending: string[] = [];
-  /** Length of each chunk's text, in order (segments first, then pending). */
-  readonly lengths: number[] = [];
-
-  push(text: string): void {
-    this.pending.push(text);
-    this.lengths.push(text.length);
-    if (this.pending.length === SEGMENT_PIECES) {
-      this.segments.push(this.pending.join(""));
-      this.pending = [];
-    }
-  }
-
-  appendBlocksTo(out: ContentBlock[]): void {
-    let piece = 0;
-    for (const segment of this.segments) {
-      let offset = 0;
-      for (let i = 0; i < SEGMENT_PIECES; i++) {
-        const length = this.lengths[piece++] ?? 0;
-        out.push({ type: "text", text: segment.slice(offset, offset + length) });
-        offset += length;
-      }
-    }
-    for (const text of this.pending) out.push({ type: "text", text });
-  }
-}
+import { TextRun } from "./text-run.js";
 
 /** The text of a block that is exactly `{ type: "text", text: string }`, nothing else. */
 function plainText(block: ContentBlock): string | undefined {
@@ -84,6 +52,23 @@ export class BlockList implements MessageContent {
 /** Plain text runs kept as joined text (see the top of this file). */
 export class ContentList implements MessageContent {
   #items: (TextRun | ContentBlock)[] = [];
+  /**
+   * With `keepReads`: the blocks reads have built so far, extended by the next read. Items before
+   * `#readItems` are all in it, plus the first `#readPieces` chunks of the item at `#readItems`.
+   */
+  readonly #keepReads: boolean;
+  #read: ContentBlock[] = [];
+  #readItems = 0;
+  #readPieces = 0;
+
+  /**
+   * `keepReads`: a read keeps the blocks it builds, so the next read only builds what was pushed
+   * since (for a reader that reads often, like a store building a snapshot per render). Without
+   * it, each read builds every block again and nothing read is retained (a history read rarely).
+   */
+  constructor(options: { keepReads?: boolean } = {}) {
+    this.#keepReads = options.keepReads ?? false;
+  }
 
   /** Appends one block (the content of a chunk): O(1). */
   push(block: ContentBlock): void {
@@ -105,15 +90,35 @@ export class ContentList implements MessageContent {
   replace(blocks: readonly ContentBlock[]): boolean {
     if (jsonEqual(this.toArray(), blocks)) return false;
     this.#items = [];
+    this.#read = [];
+    this.#readItems = 0;
+    this.#readPieces = 0;
     for (const block of blocks) this.push(block);
     return true;
   }
 
-  /** The blocks, as new objects for the plain text ones. */
+  /** The blocks, as new objects for the plain text ones (or those an earlier read built). */
   toArray(): ContentBlock[] {
-    const out: ContentBlock[] = [];
-    for (const item of this.#items) {
-      if (item instanceof TextRun) item.appendBlocksTo(out);
+    if (!this.#keepReads) return this.#build([], 0, 0);
+    this.#build(this.#read, this.#readItems, this.#readPieces);
+    const last = this.#items.length - 1;
+    const open = this.#items[last];
+    // Only the last item can still grow: a text run takes more chunks.
+    if (open instanceof TextRun) {
+      this.#readItems = last;
+      this.#readPieces = open.count;
+    } else {
+      this.#readItems = this.#items.length;
+      this.#readPieces = 0;
+    }
+    return this.#read.slice();
+  }
+
+  /** Appends to `out` the blocks from item `fromItem`, skipping the first `fromPiece` chunks of it. */
+  #build(out: ContentBlock[], fromItem: number, fromPiece: number): ContentBlock[] {
+    for (let i = fromItem; i < this.#items.length; i++) {
+      const item = this.#items[i] as TextRun | ContentBlock;
+      if (item instanceof TextRun) item.appendBlocksTo(out, i === fromItem ? fromPiece : 0);
       else out.push(item);
     }
     return out;

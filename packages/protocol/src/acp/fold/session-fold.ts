@@ -57,6 +57,11 @@ export interface SessionFoldOptions {
    * Default `false`: message blocks are kept as received, and a read is one array copy.
    */
   compactText?: boolean;
+  /**
+   * With `compactText`: reads keep the blocks they build, so the next read only builds the blocks
+   * of chunks appended since (`ContentList`'s `keepReads`): for a reader that reads often.
+   */
+  keepReads?: boolean;
 }
 
 /** Below this many vacated slots the fold does not bother reclaiming them. */
@@ -84,7 +89,8 @@ export class SessionFold {
 
   constructor(options: SessionFoldOptions = {}) {
     this.#onRejected = options.onRejected;
-    this.#newContent = options.compactText ? () => new ContentList() : () => new BlockList();
+    const keepReads = options.keepReads ?? false;
+    this.#newContent = options.compactText ? () => new ContentList({ keepReads }) : () => new BlockList();
   }
 
   // ---- reading ----------------------------------------------------------------------------------

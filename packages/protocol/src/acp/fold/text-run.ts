@@ -1,0 +1,98 @@
+/**
+ * Consecutive plain text chunks of one message, for the life of the session. A long reply is
+ * retained, and retained strings are copied by the young-generation collector and again when the
+ * old one compacts: at 100k chunks that was most of an append's cost, growing with the reply. So
+ * chunks wait as strings only until `SEGMENT_PIECES` of them are there, then are joined and kept
+ * as UTF-8 bytes in blocks (16 to 256 KiB) outside the JavaScript heap (one encode per segment, not per
+ * chunk), plus each chunk's length, to cut the segment back into chunks on read.
+ *
+ * UTF-8 cannot carry a lone surrogate, which JSON text can: a segment that is not well-formed
+ * stays a string.
+ */
+import type { ContentBlock } from "../../generated/types.js";
+
+const SEGMENT_PIECES = 256;
+const MIN_BLOCK_BYTES = 16 * 1024;
+const MAX_BLOCK_BYTES = 256 * 1024;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` survives a round trip through UTF-8 unchanged. */
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed; // ES2024, not in our lib
+  return native === undefined ? !LONE_SURROGATE.test(text) : native.call(text);
+}
+
+export class TextRun {
+  /** Joined segments of `SEGMENT_PIECES` chunks each: bytes (a view into a block) or a string. */
+  readonly #segments: (Uint8Array | string)[] = [];
+  /** Texts of the chunks not yet joined into a segment. */
+  #pending: string[] = [];
+  /** Length (UTF-16 units) of each chunk's text, in order: segments first, then pending. */
+  #lengths = new Uint32Array(SEGMENT_PIECES);
+  #count = 0;
+  #block = new Uint8Array(0);
+  #used = 0;
+
+  push(text: string): void {
+    this.#pending.push(text);
+    if (this.#count === this.#lengths.length) {
+      const grown = new Uint32Array(this.#count * 2);
+      grown.set(this.#lengths);
+      this.#lengths = grown;
+    }
+    this.#lengths[this.#count++] = text.length;
+    if (this.#pending.length === SEGMENT_PIECES) this.#seal();
+  }
+
+  #seal(): void {
+    const joined = this.#pending.join("");
+    this.#pending = [];
+    this.#segments.push(isWellFormed(joined) ? this.#encode(joined) : joined);
+  }
+
+  #encode(text: string): Uint8Array {
+    // Up to 3 bytes per UTF-16 unit: a segment that might not fit the largest block gets an array
+    // of its exact size. Others go where the block has room, else into a new block twice the size
+    // of the last (a short reply does not hold a large block; a long one holds few).
+    if (text.length * 3 > MAX_BLOCK_BYTES) return encoder.encode(text);
+    let { read, written } = encoder.encodeInto(text, this.#block.subarray(this.#used));
+    if (read < text.length) {
+      const size = Math.min(MAX_BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, this.#block.length * 2, text.length * 3));
+      this.#block = new Uint8Array(size);
+      this.#used = 0;
+      ({ read, written } = encoder.encodeInto(text, this.#block));
+    }
+    const start = this.#used;
+    this.#used += written;
+    return this.#block.subarray(start, this.#used);
+  }
+
+  /** How many chunks the run holds. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Appends one `{ type: "text", text }` block per chunk to `out`, in order, from chunk `from`. */
+  appendBlocksTo(out: ContentBlock[], from = 0): void {
+    const sealed = this.#segments.length * SEGMENT_PIECES;
+    for (let s = Math.floor(from / SEGMENT_PIECES); s < this.#segments.length; s++) {
+      const segment = this.#segments[s] as Uint8Array | string;
+      const joined = typeof segment === "string" ? segment : decoder.decode(segment);
+      let piece = s * SEGMENT_PIECES;
+      let offset = 0;
+      for (; piece < from; piece++) offset += this.#lengths[piece] as number;
+      for (const end = (s + 1) * SEGMENT_PIECES; piece < end; piece++) {
+        const length = this.#lengths[piece] as number;
+        out.push({ type: "text", text: joined.slice(offset, offset + length) });
+        offset += length;
+      }
+    }
+    for (let i = Math.max(0, from - sealed); i < this.#pending.length; i++) {
+      out.push({ type: "text", text: this.#pending[i] as string });
+    }
+  }
+}
