@@ -12,6 +12,8 @@ export interface AppBundle {
   modules: Map<string, number>;
   /** The exports of each of those modules that the bundle kept (what tree-shaking left). */
   renderedExports: Map<string, readonly string[]>;
+  /** Their rendered code (after tree-shaking, before minification). */
+  moduleCode: Map<string, string>;
   /** Chunks loaded on demand (dynamic `import()`), e.g. the v1 adapter on a v1 agent's answer. */
   lazy: { gzipBytes: number; modules: Map<string, number> };
 }
@@ -58,15 +60,17 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
     const code = group.map((c) => c.code).join("");
     const modules = new Map<string, number>();
     const renderedExports = new Map<string, readonly string[]>();
+    const moduleCode = new Map<string, string>();
     for (const chunk of group) {
       for (const [id, info] of Object.entries(chunk.modules)) {
         const name = id.replace(/^.*\/packages\//, "");
         modules.set(name, info.renderedLength);
         renderedExports.set(name, info.renderedExports);
+        moduleCode.set(name, info.code ?? "");
       }
     }
     const gzipBytes = code.length === 0 ? 0 : gzipSync(code).length;
-    return { bytes: Buffer.byteLength(code), gzipBytes, modules, renderedExports };
+    return { bytes: Buffer.byteLength(code), gzipBytes, modules, renderedExports, moduleCode };
   };
   const up = measure([...initial]);
   const lazy = measure(chunks.filter((c) => !initial.has(c)));

@@ -6,12 +6,13 @@ import { type AppBundle, buildApp, kb } from "../src/build-app.js";
 
 /**
  * gzip budget of what a production page loads up front, a guard against regressions (the
- * package's target is 20 KB, not reached): 34.5 KB since ACP's rules have one home in the
+ * package's target is 20 KB, not reached; `pnpm size` lists what each module costs): 34.2 KB
+ * since the resume policy loads on first use; 34.5 KB since ACP's rules have one home in the
  * protocol package (the capability table checked in both directions, the shared update fold);
  * 30.9 KB with the turn model and the limits (24 KB before them; 30.4 KB before the validators
  * could be dropped, 40.9 KB with the v1 adapter in the initial load).
  */
-const PRODUCTION_GZIP_BUDGET = 36 * 1024;
+const PRODUCTION_GZIP_BUDGET = 35.7 * 1024;
 
 const has = (bundle: AppBundle, suffix: string) => [...bundle.modules.keys()].some((id) => id.endsWith(suffix));
 
@@ -24,6 +25,9 @@ describe("browser app bundle (Vite)", () => {
     expect(has(production, "protocol/dist/acp/outgoing-validators.js")).toBe(false);
     expect(has(production, "protocol/dist/generated/v1/decoders.js")).toBe(false);
     expect([...production.lazy.modules.keys()]).toContain("protocol/dist/generated/v1/decoders.js");
+    // The resume policy (`client.openSession`) loads on its first call.
+    expect(has(production, "client/dist/resume-policy.js")).toBe(false);
+    expect([...production.lazy.modules.keys()]).toContain("client/dist/resume-policy.js");
     expect(production.gzipBytes).toBeLessThanOrEqual(PRODUCTION_GZIP_BUDGET);
   });
 
