@@ -63,7 +63,7 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
     const moduleCode = new Map<string, string>();
     for (const chunk of group) {
       for (const [id, info] of Object.entries(chunk.modules)) {
-        const name = id.replace(/^.*\/packages\//, "");
+        const name = id.replace(/^.*\/packages\//, "").replace(/^\0/, "");
         modules.set(name, info.renderedLength);
         renderedExports.set(name, info.renderedExports);
         moduleCode.set(name, info.code ?? "");
