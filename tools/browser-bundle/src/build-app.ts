@@ -15,7 +15,7 @@ export interface AppBundle {
   /** Their rendered code (after tree-shaking, before minification). */
   moduleCode: Map<string, string>;
   /** Chunks loaded on demand (dynamic `import()`), e.g. the v1 adapter on a v1 agent's answer. */
-  lazy: { gzipBytes: number; modules: Map<string, number> };
+  lazy: { gzipBytes: number; modules: Map<string, number>; renderedExports: Map<string, readonly string[]> };
 }
 
 const here = join(import.meta.dirname, "..");
@@ -41,7 +41,9 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
       write: false,
       minify: true,
       target: "es2022",
-      rollupOptions: { input: join(here, "src", "app-entry.ts"), preserveEntrySignatures: "strict" },
+      // Vite's defaults for an app (not a library): the entry's exports need not be kept, so
+      // code shared with the lazy chunks stays in the entry chunk.
+      rollupOptions: { input: join(here, "src", "app-entry.ts") },
     },
   });
   const chunks = (Array.isArray(output) ? output : [output as Rollup.RollupOutput])
@@ -74,7 +76,8 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
   };
   const up = measure([...initial]);
   const lazy = measure(chunks.filter((c) => !initial.has(c)));
-  return { ...up, lazy: { gzipBytes: lazy.gzipBytes, modules: lazy.modules } };
+  const { gzipBytes, modules, renderedExports } = lazy;
+  return { ...up, lazy: { gzipBytes, modules, renderedExports } };
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
