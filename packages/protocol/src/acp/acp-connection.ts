@@ -9,7 +9,7 @@
 
 import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
 import type { DecodeResult } from "../decode/result.js";
-import { METHODS } from "../generated/methods.js";
+import { METHOD_ROUTES } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
@@ -66,8 +66,8 @@ interface MethodEntry {
   readonly handledBy: string;
   readonly kind: string;
 }
-const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHODS));
-const INITIALIZE = METHODS.initialize.method;
+const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHOD_ROUTES));
+const INITIALIZE: keyof typeof METHOD_ROUTES = "initialize";
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
