@@ -8,13 +8,14 @@ import { type AppBundle, buildApp, kb } from "../src/build-app.js";
  * gzip budget of what a production page loads up front, a guard against regressions (the
  * package's target is 20 KB, not reached; `pnpm size` lists what each module costs): 33.1 KB
  * since the typed connection routes by `METHOD_ROUTES` (not `METHODS` and its type names);
- * 33.3 KB since the client loads its `elicitation/create` decoder and its resume policy on first use
- * (34.5 KB before them; the page is built as an app since, its entry exporting nothing: 34.4 KB
- * when the entry's exports were kept, which puts what a lazy chunk shares with the page in
- * chunks of their own and costs more as lazy chunks are added); 34.5 KB since ACP's rules
- * have one home in the protocol package (the capability table checked in both directions, the
- * shared update fold); 30.9 KB with the turn model and the limits (24 KB before them; 30.4 KB
- * before the validators could be dropped, 40.9 KB with the v1 adapter in the initial load).
+ * 33.3 KB since the client loads its `elicitation/create` decoder and its resume policy on
+ * first use (34.5 KB before them; the page is built as an app since, its entry exporting
+ * nothing: 34.4 KB when the entry's exports were kept, which puts what a lazy chunk shares with
+ * the page in chunks of their own and costs more as lazy chunks are added); 34.5 KB since
+ * ACP's rules have one home in the protocol package (the capability table checked in both
+ * directions, the shared update fold); 30.9 KB with the turn model and the limits (24 KB
+ * before them; 30.4 KB before the validators could be dropped, 40.9 KB with the v1 adapter in
+ * the initial load).
  */
 const PRODUCTION_GZIP_BUDGET = 34.6 * 1024;
 
