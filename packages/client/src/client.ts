@@ -45,7 +45,7 @@ import type {
   ResumeSessionOptions,
 } from "./client-types.js";
 import { CapabilityNotSupportedError } from "./errors.js";
-import { type OpenedSession, type OpenSessionOptions, openSession } from "./resume-policy.js";
+import type { OpenedSession, OpenSessionOptions } from "./resume-policy.js";
 import { type ClientSession, SessionEndpoint, type SessionHost, type TurnOptions } from "./session.js";
 import { SessionStore } from "./store/snapshot-store.js";
 import { UpdateRouting } from "./update-routing.js";
@@ -273,8 +273,10 @@ class Client implements AcpClient, SessionHost {
     return runtime.session;
   }
 
-  openSession(options: OpenSessionOptions): Promise<OpenedSession> {
-    return openSession(this, options);
+  async openSession(options: OpenSessionOptions): Promise<OpenedSession> {
+    // Loaded on first use: a page that only starts new sessions does not ship the policy.
+    const { openSession } = await import("./resume-policy.js");
+    return await openSession(this, options);
   }
 
   async listSessions(params: ListSessionsRequest = {}): Promise<ListSessionsResponse> {

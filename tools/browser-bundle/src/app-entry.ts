@@ -1,8 +1,9 @@
-// A browser app as users write it: the client over the browser WebSocket transport.
+// A browser app as users write it: a page script that connects the client over the browser
+// WebSocket transport when it loads (it exports nothing, as an app's entry does).
 import { connectToAgent } from "@acp-kit/client";
 import { connectWebSocket } from "@acp-kit/transport-ws";
 
-export async function start(url: string): Promise<void> {
+async function start(url: string): Promise<void> {
   const transport = await connectWebSocket(url);
   const client = await connectToAgent(transport, { info: { name: "browser-app", version: "1.0.0" } });
   const session = await client.newSession({ cwd: "/" });
@@ -10,3 +11,5 @@ export async function start(url: string): Promise<void> {
   for await (const update of turn) console.log(update.sessionUpdate);
   await client.close();
 }
+
+void start(new URL("/acp", location.href).href.replace(/^http/, "ws"));

@@ -12,8 +12,10 @@ export interface AppBundle {
   modules: Map<string, number>;
   /** The exports of each of those modules that the bundle kept (what tree-shaking left). */
   renderedExports: Map<string, readonly string[]>;
+  /** Their rendered code (after tree-shaking, before minification). */
+  moduleCode: Map<string, string>;
   /** Chunks loaded on demand (dynamic `import()`), e.g. the v1 adapter on a v1 agent's answer. */
-  lazy: { gzipBytes: number; modules: Map<string, number> };
+  lazy: { gzipBytes: number; modules: Map<string, number>; renderedExports: Map<string, readonly string[]> };
 }
 
 const here = join(import.meta.dirname, "..");
@@ -39,7 +41,9 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
       write: false,
       minify: true,
       target: "es2022",
-      rollupOptions: { input: join(here, "src", "app-entry.ts"), preserveEntrySignatures: "strict" },
+      // Vite's defaults for an app (not a library): the entry's exports need not be kept, so
+      // code shared with the lazy chunks stays in the entry chunk.
+      rollupOptions: { input: join(here, "src", "app-entry.ts") },
     },
   });
   const chunks = (Array.isArray(output) ? output : [output as Rollup.RollupOutput])
@@ -58,19 +62,22 @@ async function bundle(mode: "production" | "development"): Promise<AppBundle> {
     const code = group.map((c) => c.code).join("");
     const modules = new Map<string, number>();
     const renderedExports = new Map<string, readonly string[]>();
+    const moduleCode = new Map<string, string>();
     for (const chunk of group) {
       for (const [id, info] of Object.entries(chunk.modules)) {
-        const name = id.replace(/^.*\/packages\//, "");
+        const name = id.replace(/^.*\/packages\//, "").replace(/^\0/, "");
         modules.set(name, info.renderedLength);
         renderedExports.set(name, info.renderedExports);
+        moduleCode.set(name, info.code ?? "");
       }
     }
     const gzipBytes = code.length === 0 ? 0 : gzipSync(code).length;
-    return { bytes: Buffer.byteLength(code), gzipBytes, modules, renderedExports };
+    return { bytes: Buffer.byteLength(code), gzipBytes, modules, renderedExports, moduleCode };
   };
   const up = measure([...initial]);
   const lazy = measure(chunks.filter((c) => !initial.has(c)));
-  return { ...up, lazy: { gzipBytes: lazy.gzipBytes, modules: lazy.modules } };
+  const { gzipBytes, modules, renderedExports } = lazy;
+  return { ...up, lazy: { gzipBytes, modules, renderedExports } };
 }
 
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

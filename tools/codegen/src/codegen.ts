@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { emitDeferredDecoders } from "./decoders/deferred.ts";
 import { emitDecoders } from "./decoders/emit.ts";
 import { emitMethods } from "./emit-methods.ts";
 import { emitTypes } from "./emit-types.ts";
@@ -27,6 +28,22 @@ export async function renderGeneratedFiles(
   const types = await emitTypes(schema);
   // Awaited so the decoders emitter may become async without a silent "[object Promise]".
   const decoders = await emitDecoders(schema, decodeRuntime);
+  // v1 messages reach the client through the v2 connection (its adapter translates them), so
+  // only v2 has a client table with deferred parts.
+  const deferred = protocolVersion === 2 ? emitDeferredDecoders(schema, decodeRuntime) : undefined;
+  const deferredFiles: GeneratedFile[] =
+    deferred === undefined
+      ? []
+      : [
+          {
+            path: join(generatedDir, "client-decoders.ts"),
+            text: `${generatedHeader(source, "The client's decoder table without what it loads on first use.")}\n${deferred.start}`,
+          },
+          {
+            path: join(generatedDir, "deferred-decoders.ts"),
+            text: `${generatedHeader(source, "Decoders the client loads on first use (a chunk of their own).")}\n${deferred.deferred}`,
+          },
+        ];
   return [
     {
       path: join(generatedDir, "types.ts"),
@@ -40,6 +57,7 @@ export async function renderGeneratedFiles(
       path: join(generatedDir, "decoders.ts"),
       text: `${generatedHeader(source, "Decoders and validators for every type.")}\n${decoders}`,
     },
+    ...deferredFiles,
   ];
 }
 

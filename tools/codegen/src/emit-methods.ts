@@ -107,6 +107,16 @@ export function emitMethods(methods: readonly MethodSpec[], protocolVersion: num
     );
   }
   out.push("} as const satisfies { readonly [M in Method]: MethodInfo & { readonly method: M } };", "");
+  if (protocolVersion === TARGET_PROTOCOL_VERSION) {
+    // What the typed connection routes by, without the type names: a bundle that references only
+    // this table leaves METHODS out. v2 only (v1's tables are re-exported whole by /v1).
+    out.push(
+      "/** Each method's handling side and kind, keyed by wire method name (METHODS without the type names). */",
+      "export const METHOD_ROUTES = {",
+    );
+    for (const m of methods) out.push(`  ${q(m.method)}: { handledBy: ${q(m.handledBy)}, kind: ${q(m.kind)} },`);
+    out.push('} as const satisfies { readonly [M in Method]: Pick<(typeof METHODS)[M], "handledBy" | "kind"> };', "");
+  }
   out.push(
     "/** Whether `name` is a method of the protocol (extension methods starting with `_` are not). */",
     "export function isKnownMethod(name: string): name is Method {",

@@ -11,6 +11,7 @@ interface MethodsModule {
   PROTOCOL_VERSION: number;
   SUPPORTED_PROTOCOL_VERSIONS: readonly number[];
   METHODS: Record<string, { method: string; handledBy: string; kind: string; params: string; result?: string }>;
+  METHOD_ROUTES?: Record<string, { handledBy: string; kind: string }>;
   AGENT_REQUEST_METHODS: readonly string[];
   CLIENT_REQUEST_METHODS: readonly string[];
   AGENT_NOTIFICATION_METHODS: readonly string[];
@@ -51,6 +52,14 @@ describe("generated methods.ts at runtime", () => {
       expect(generated.METHODS[name]).toMatchObject({ handledBy: "agent", kind: "request" });
     for (const name of generated.CLIENT_NOTIFICATION_METHODS)
       expect(generated.METHODS[name]).toMatchObject({ handledBy: "client", kind: "notification" });
+  });
+
+  test("METHOD_ROUTES is METHODS without the type names (v2 only)", () => {
+    const routes = Object.fromEntries(
+      Object.entries(generated.METHODS).map(([name, { handledBy, kind }]) => [name, { handledBy, kind }]),
+    );
+    expect(generated.METHOD_ROUTES).toEqual(routes);
+    expect(emitMethods(methodsOf(loadPinnedSchema().schema), 1)).not.toContain("METHOD_ROUTES");
   });
 
   test("each entry names its own method, and only requests have a result type", () => {

@@ -8,7 +8,8 @@
  */
 
 import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
-import { METHODS } from "../generated/methods.js";
+import type { DecodeResult } from "../decode/result.js";
+import { METHOD_ROUTES } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
@@ -65,8 +66,8 @@ interface MethodEntry {
   readonly handledBy: string;
   readonly kind: string;
 }
-const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHODS));
-const INITIALIZE = METHODS.initialize.method;
+const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHOD_ROUTES));
+const INITIALIZE: keyof typeof METHOD_ROUTES = "initialize";
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
@@ -248,6 +249,7 @@ export class AcpConnection<S extends AcpSide> {
   ): Promise<R> {
     const client = clientAdvertisement(params);
     this.#advertised = { agent: this.#advertised.agent, client };
+    this.#tables.prepare?.(client);
     const result = await this.#connection.requestParsed(method, params, parse, options);
     const { protocolVersion, capabilities, authMethods } = agentAdvertisement(result);
     const error = unsupportedAgentVersionError(initializeRequestedVersion(params), protocolVersion);
@@ -269,11 +271,11 @@ export class AcpConnection<S extends AcpSide> {
   onRequest<M extends keyof HandledRequests<S> & string>(method: M, handler: AcpRequestHandler<S, M>): Disposable {
     this.#assertKnown(method, "request", this.side);
     const initialize = this.side === "agent" && method === INITIALIZE;
-    const decode = this.#tables.handledRequests[method].params;
+    const entry = this.#tables.handledRequests[method];
     const requirement = this.#tables.handledRequirements[method];
     const validateResult = this.#validateOutgoing ? outboundValidator(method, "result") : undefined;
-    return this.#connection.onRequest(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+    type Decoder = (value: unknown) => DecodeResult<Params<HandledRequests<S>, M>>;
+    const handle = (decode: Decoder, params: unknown, context: RequestContext): unknown => {
       const decoded = decode(params);
       if (!decoded.ok) throw invalidParamsError(method, decoded.error);
       const missing = requirement?.(decoded.value, this.#advertised);
@@ -281,6 +283,23 @@ export class AcpConnection<S extends AcpSide> {
       const result = handler(decoded.value, this.#requestContext(context));
       const checked = validateResult === undefined ? result : this.#checkResult(method, validateResult, result);
       return initialize ? this.#answeredInitialize(params, checked) : checked;
+    };
+    if ("params" in entry) {
+      const decode = entry.params;
+      return this.#connection.onRequest(method, (params, context) => {
+        if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+        return handle(decode, params, context);
+      });
+    }
+    // A deferred decoder (side-tables.ts): the first request that needs it loads it.
+    let loaded: Decoder | undefined;
+    return this.#connection.onRequest(method, (params, context) => {
+      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+      if (loaded !== undefined) return handle(loaded, params, context);
+      return entry.load().then((decode) => {
+        loaded = decode;
+        return handle(decode, params, context);
+      });
     });
   }
 

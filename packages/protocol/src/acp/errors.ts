@@ -3,7 +3,7 @@
  * capability the peer did not advertise. The JSON-RPC core (../jsonrpc) knows only JSON-RPC's
  * own codes; everything ACP adds lives here.
  */
-import { isKnownMethod, METHODS } from "../generated/methods.js";
+import { METHOD_ROUTES } from "../generated/methods.js";
 import { JsonRpcErrorCodes, RequestError } from "../jsonrpc/errors.js";
 import { LocalError } from "../jsonrpc/local-error.js";
 import type { MissingCapability } from "./missing-capability.js";
@@ -38,11 +38,14 @@ export function unsupportedProtocolVersionError(requested: number, supported: re
   );
 }
 
+const handlers: ReadonlyMap<string, string> = new Map(
+  Object.entries(METHOD_ROUTES).map(([method, route]) => [method, route.handledBy]),
+);
+
 /** Who would have handled `method`: the peer whose capabilities it needs. */
 function handlerOf(method: string): string {
-  if (!isKnownMethod(method)) return "peer";
-  const { handledBy } = METHODS[method];
-  return handledBy === "both" ? "peer" : handledBy;
+  const handledBy = handlers.get(method);
+  return handledBy === undefined || handledBy === "both" ? "peer" : handledBy;
 }
 
 /**

@@ -4,13 +4,18 @@
  * as its method's type without asserting it. Each view is one checked assignment of the tables
  * of its side.
  *
- * Each side reads only its own generated table (`agentSideDecoders` / `clientSideDecoders`):
+ * Each side reads only its own generated table (`agentSideDecoders` / `clientStartDecoders`):
  * `agentSideTables` and `clientSideTables` share nothing that references both, so a bundle
- * that builds only one side's connection keeps only that side's decoders.
+ * that builds only one side's connection keeps only that side's decoders. The client loads the
+ * decoders of `clientDeferredDecoders` (`elicitation/create`) on first use, or as soon as it
+ * advertises what they need (`prepare`).
  */
 import type { DecodeResult } from "../decode/index.js";
+import * as start from "../generated/client-decoders.js";
 import * as generated from "../generated/decoders.js";
-import type { Advertised } from "./advertised.js";
+import type * as deferred from "../generated/deferred-decoders.js";
+import type { ClientCapabilities } from "../generated/types.js";
+import { type Advertised, isAdvertised } from "./advertised.js";
 import { REQUIREMENTS } from "./capabilities.js";
 import { readInitializeParams } from "./initialize.js";
 import type { MissingCapability } from "./missing-capability.js";
@@ -21,6 +26,12 @@ type Table<Part extends string> = Readonly<Record<string, { readonly [P in Part]
 /** A decoder of each method's params. */
 export type ParamsDecoders<T extends Table<"params">> = {
   readonly [M in keyof T]: { readonly params: (value: unknown) => DecodeResult<T[M]["params"]> };
+};
+/** A decoder of each handled request's params, or a loader of it for what is decoded only once used. */
+export type HandledRequestDecoders<T extends Table<"params">> = {
+  readonly [M in keyof T]:
+    | { readonly params: (value: unknown) => DecodeResult<T[M]["params"]> }
+    | { readonly load: () => Promise<(value: unknown) => DecodeResult<T[M]["params"]>> };
 };
 /** A decoder of each request's result. */
 export type ResultDecoders<T extends Table<"result">> = {
@@ -34,7 +45,7 @@ export type Requirements<T extends Table<"params">> = {
 export interface SideTables<S extends AcpSide> {
   /** The side these tables are for. */
   readonly side: S;
-  readonly handledRequests: ParamsDecoders<HandledRequests<S>>;
+  readonly handledRequests: HandledRequestDecoders<HandledRequests<S>>;
   readonly handledNotifications: ParamsDecoders<HandledNotifications<S>>;
   readonly sentRequests: ResultDecoders<SentRequests<S>>;
   readonly handledRequirements: Requirements<HandledRequests<S>>;
@@ -46,6 +57,8 @@ export interface SideTables<S extends AcpSide> {
    * type (a per-type decoder keeps only itself), checked complete by `ParamsDecoders`.
    */
   readonly sentParams: ParamsDecoders<SentRequests<S>>;
+  /** Called with the capabilities this side advertises in `initialize`: loads the deferred decoders they call for. */
+  readonly prepare?: (capabilities: ClientCapabilities) => void;
 }
 
 const MISSING = "No generated decoders: run the protocol codegen";
@@ -79,11 +92,11 @@ export function agentSideTables(): SideTables<"agent"> {
 /** The client's tables. Throws when the generated decoders are missing (a build in progress). */
 export function clientSideTables(): SideTables<"client"> {
   if (clientTables !== undefined) return clientTables;
-  const table: typeof generated.clientSideDecoders | undefined = generated.clientSideDecoders;
+  const table: typeof start.clientStartDecoders | undefined = start.clientStartDecoders;
   if (table === undefined) throw new Error(MISSING);
   clientTables = {
     side: "client",
-    handledRequests: table,
+    handledRequests: { ...table, "elicitation/create": { load: loadElicitationDecoder } },
     handledNotifications: table,
     sentRequests: table,
     sentParams: {
@@ -102,6 +115,25 @@ export function clientSideTables(): SideTables<"client"> {
     },
     handledRequirements: REQUIREMENTS,
     sentRequirements: REQUIREMENTS,
+    // A client that advertises elicitation will be asked: its decoder is there before the first request.
+    prepare: (capabilities) => {
+      if (isAdvertised(capabilities.elicitation)) loadElicitationDecoder().catch(() => undefined);
+    },
   };
   return clientTables;
+}
+
+type ElicitationDecoder = (typeof deferred.clientDeferredDecoders)["elicitation/create"]["params"];
+let elicitationDecoder: Promise<ElicitationDecoder> | undefined;
+
+/** The deferred `elicitation/create` decoder, loaded once (a failed load is tried again next time). */
+function loadElicitationDecoder(): Promise<ElicitationDecoder> {
+  elicitationDecoder ??= import("../generated/deferred-decoders.js").then(
+    (module) => module.clientDeferredDecoders["elicitation/create"].params,
+    (error: unknown) => {
+      elicitationDecoder = undefined;
+      throw error;
+    },
+  );
+  return elicitationDecoder;
 }

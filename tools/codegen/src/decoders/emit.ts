@@ -28,13 +28,21 @@ const RUNTIME_VALUES = [
 ];
 const RUNTIME_TYPES = ["FailureSnapshot", "JsonRecord", "DecodeResult"];
 
-function publicApi(def: string, fn: string): string {
+/** The exported decoder of `def`, over its internal function `fn`. */
+export function decoderApi(def: string, fn: string): string {
   const type = typeNameOf(def);
   return [
     `/** Decodes a \`${type}\` received from a peer, applying the schema's forward-compatibility rules. */`,
     `export function decode${type}(value: unknown): DecodeResult<T.${type}> {`,
     `  return toResult(${fn}(value, false));`,
     "}",
+  ].join("\n");
+}
+
+function publicApi(def: string, fn: string): string {
+  const type = typeNameOf(def);
+  return [
+    decoderApi(def, fn),
     `/** Validates a \`${type}\` strictly, as a strict peer would: no repair, no skipped items. */`,
     `export function validate${type}(value: unknown): DecodeResult<T.${type}> {`,
     `  return toResult(${fn}(value, true));`,
@@ -42,7 +50,7 @@ function publicApi(def: string, fn: string): string {
   ].join("\n");
 }
 
-type Side = "agent" | "client";
+export type Side = "agent" | "client";
 
 /**
  * What `side` decodes of `spec`: the params of a method it handles (a `both` notification is
@@ -54,10 +62,13 @@ function decodedBy(spec: MethodSpec, side: Side): { params: boolean; result: boo
   return { params: handles, result: sends && spec.result !== undefined };
 }
 
-function sideTable(specs: readonly MethodSpec[], side: Side): string[] {
+/** The rows of `side`'s table; `deferred` names methods whose params are left out (deferred.ts). */
+export function sideTable(specs: readonly MethodSpec[], side: Side, deferred: readonly string[] = []): string[] {
   const rows: string[] = [];
   for (const spec of specs) {
-    const { params, result } = decodedBy(spec, side);
+    const decoded = decodedBy(spec, side);
+    const params = decoded.params && !deferred.includes(spec.method);
+    const { result } = decoded;
     const parts = [
       ...(params ? [`params: decode${spec.params}`] : []),
       ...(result ? [`result: decode${spec.result}`] : []),
@@ -136,6 +147,16 @@ export function emitDecoders(schema: Record<string, unknown>, runtime = "../deco
   const internals = compiler.code;
   const tables = methodTables(schema as unknown as AcpSchema);
   const body = `${internals}\n\n${api.join("\n\n")}\n\n${tables}\n`;
+  return [
+    ...runtimeImports(body, runtime),
+    `export type { DecodeError, DecodeResult } from "${runtime}";`,
+    "",
+    body,
+  ].join("\n");
+}
+
+/** The opening lines of a decoder module: the types and the runtime names `body` uses. */
+export function runtimeImports(body: string, runtime: string): string[] {
   const used = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(body);
   const values = RUNTIME_VALUES.filter(used);
   const types = RUNTIME_TYPES.filter(used);
@@ -145,8 +166,5 @@ export function emitDecoders(schema: Record<string, unknown>, runtime = "../deco
     'import type * as T from "./types.js";',
     `import { ${values.join(", ")} } from "${runtime}";`,
     `import type { ${types.join(", ")} } from "${runtime}";`,
-    `export type { DecodeError, DecodeResult } from "${runtime}";`,
-    "",
-    body,
-  ].join("\n");
+  ];
 }
