@@ -5,8 +5,10 @@
  *   DIR/index.json           list metadata (see session-index.ts)
  *   DIR/sessions/<id>.jsonl  one append-only log per session (see session-log.ts)
  *
- * Every call is synchronous: when it returns, its line is in the kernel, so a `kill -9` cannot
- * lose it (with `batchWrites`, the lines of one event-loop turn go in one write at its end).
+ * Every call is synchronous. Appended lines are queued and written together (group commit, see
+ * session-log.ts): by `flushSync()`, which the agent calls right before each write of its
+ * transports, so the log is always ahead of the wire; at a run's end, release and close; and
+ * whenever a log's queue reaches 64 KiB. A `kill -9` thus loses at most lines no client received.
  * `durability` decides when lines are also forced to the disk (a power loss). History is folded
  * as appended with `HistoryFold` (shared with `@acp-kit/agent`): once a log is 4× its size after its
  * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
@@ -25,7 +27,8 @@ import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DirectoryLock } from "./directory-lock.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
-import { LogAppender, patchLine, readLog, updateLine, writeLogAtomically } from "./session-log.js";
+import { LogAppender, patchLine, readLog, writeLogAtomically } from "./session-log.js";
+import { updateLine } from "./update-line.js";
 
 /**
  * When appended lines are forced to the disk (`fdatasync`):
@@ -43,12 +46,6 @@ export interface FileSessionStoreOptions {
   maxSessions?: number;
   /** Delete sessions that have been closed (not open in this process) for longer than this. */
   closedSessionTtlMs?: number;
-  /**
-   * Write the lines of one event-loop turn in one `write` at its end rather than one `write` per
-   * line: fewer system calls while a turn streams, but a `kill -9` then loses the lines of the
-   * turn it lands in (the updates being sent at that moment). Default false.
-   */
-  batchWrites?: boolean;
   /** A log is compacted once 4× its size after its last compaction, and at least this. Default 1 MiB. */
   minCompactionBytes?: number;
   logger?: Logger;
@@ -61,6 +58,8 @@ interface Loaded {
   /** Folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
   history: HistoryFold;
   log: LogAppender;
+  /** A compaction due since a run ended, waiting for the run's end to go out (see `#compactSoon`). */
+  compaction?: ReturnType<typeof setTimeout>;
 }
 
 function foldOf(history: readonly SessionUpdate[]): HistoryFold {
@@ -87,6 +86,11 @@ const COMPACTION_GROWTH = 4;
  * not wait for.
  */
 const RUNAWAY_GROWTH = 16;
+/**
+ * How long after a run's end its compaction waits: the end (the idle state) goes out first,
+ * rather than behind a rewrite of the whole history. Release and close run a due one at once.
+ */
+const COMPACTION_DELAY_MS = 20;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
@@ -104,11 +108,12 @@ export class FileSessionStore implements SessionStore {
   readonly #lock: DirectoryLock;
   readonly #index = new Map<string, IndexEntry>();
   readonly #loaded = new Map<string, Loaded>();
+  /** Logs with lines queued since the last `flushSync()`. */
+  readonly #queued = new Set<LogAppender>();
   readonly #claims = new Map<string, number>();
   readonly #maxSessions: number;
   readonly #ttlMs: number;
   readonly #minCompactionBytes: number;
-  readonly #batched: boolean;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   #nextSeq = 0;
@@ -121,7 +126,6 @@ export class FileSessionStore implements SessionStore {
     this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
     this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
     this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
-    this.#batched = (options.batchWrites ?? false) && this.durability !== "append";
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#sessionsDir = join(this.dir, "sessions");
@@ -149,7 +153,7 @@ export class FileSessionStore implements SessionStore {
       file,
       ...indexFields(copy),
     });
-    this.#remember(record.sessionId, { record: copy, history: new HistoryFold(), log: this.#appender(path, bytes) });
+    this.#remember(record.sessionId, { record: copy, history: new HistoryFold(), log: new LogAppender(path, bytes) });
     this.#applyRetention(record.sessionId);
     this.#saveIndex();
   }
@@ -163,12 +167,15 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     const copy = structuredClone(patch);
-    loaded.log.append(patchLine(copy), this.#batched);
+    this.#append(loaded.log, patchLine(copy));
     loaded.record = { ...loaded.record, ...copy };
-    // A recorded stop is the end of a run: the turn boundary where logs are compacted and
-    // `"turn"` durability syncs.
-    if ("lastStop" in copy) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
-    if (this.durability === "append" || (this.durability === "turn" && "lastStop" in copy)) loaded.log.sync();
+    // A recorded stop is the end of a run: the turn boundary where `"turn"` durability syncs, and
+    // after which a grown log is compacted.
+    if ("lastStop" in copy) {
+      if (this.durability === "turn") loaded.log.sync();
+      else loaded.log.flush();
+      this.#compactSoon(loaded);
+    }
     const entry = this.#index.get(sessionId);
     if (entry !== undefined && ("title" in copy || "updatedAt" in copy || "additionalDirectories" in copy)) {
       Object.assign(entry, indexFields(loaded.record));
@@ -180,9 +187,8 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     // The line first: the fold keeps (and may later patch) objects of `update`.
-    loaded.log.append(updateLine(update), this.#batched);
+    this.#append(loaded.log, updateLine(update));
     loaded.history.append(update);
-    if (this.durability === "append") loaded.log.sync();
     // Within a run only a runaway log is compacted (a compaction syncs the disk).
     this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
   }
@@ -224,12 +230,32 @@ export class FileSessionStore implements SessionStore {
     entry.closedAt = this.#now();
     const loaded = this.#loaded.get(sessionId);
     if (loaded !== undefined) {
+      this.#compactIfDue(loaded);
       if (this.durability !== "none") loaded.log.sync();
-      loaded.log.close();
+      this.#closeLog(loaded);
       this.#loaded.delete(sessionId);
     }
     this.#applyRetention();
     this.#saveIndex();
+  }
+
+  /**
+   * Writes every queued line now (one `write` per log). Never throws: a failed write is logged
+   * and its lines are not stored. The agent calls it right before each write to the wire.
+   */
+  flushSync(): void {
+    if (this.#queued.size === 0) return;
+    for (const log of this.#queued) {
+      try {
+        log.flush();
+      } catch (error) {
+        this.#logger?.error?.("Session log write failed; the updates of that write are not stored", {
+          path: log.path,
+          error,
+        });
+      }
+    }
+    this.#queued.clear();
   }
 
   /** Syncs and closes every log, saves the index and unlocks the directory. Idempotent. */
@@ -238,9 +264,10 @@ export class FileSessionStore implements SessionStore {
     this.#closed = true;
     for (const loaded of this.#loaded.values()) {
       try {
+        this.#compactIfDue(loaded);
         if (this.durability !== "none") loaded.log.sync();
       } finally {
-        loaded.log.close();
+        this.#closeLog(loaded);
       }
     }
     this.#loaded.clear();
@@ -312,7 +339,7 @@ export class FileSessionStore implements SessionStore {
     const loaded: Loaded = {
       record: log.record,
       history: foldOf(log.history),
-      log: this.#appender(path, log.bytes),
+      log: new LogAppender(path, log.bytes),
     };
     this.#remember(sessionId, loaded);
     return loaded;
@@ -325,9 +352,48 @@ export class FileSessionStore implements SessionStore {
     for (const [id, other] of this.#loaded) {
       if (this.#loaded.size <= MAX_UNCLAIMED_LOADED) break;
       if (id === sessionId || this.#claims.has(id)) continue;
-      other.log.close();
+      this.#closeLog(other);
       this.#loaded.delete(id);
     }
+  }
+
+  /** Writes what is queued and closes the descriptor; a due compaction is dropped. */
+  #closeLog(loaded: Loaded): void {
+    clearTimeout(loaded.compaction);
+    loaded.compaction = undefined;
+    this.#queued.delete(loaded.log);
+    loaded.log.close();
+  }
+
+  /** Queues a line (with `"append"` durability: writes and syncs it). */
+  #append(log: LogAppender, line: string): void {
+    log.append(line);
+    if (this.durability === "append") log.sync();
+    else this.#queued.add(log);
+  }
+
+  /**
+   * At a run's end: compacts a grown log in a moment, once the run's end went out (the rewrite
+   * is O(history) and syncs the disk).
+   */
+  #compactSoon(loaded: Loaded): void {
+    if (loaded.compaction !== undefined) return;
+    loaded.compaction = setTimeout(() => {
+      try {
+        this.#compactIfDue(loaded);
+      } catch (error) {
+        // The log stays as it was (a rewrite replaces it atomically); the next run's end retries.
+        this.#logger?.error?.("Session log compaction failed", { path: loaded.log.path, error });
+      }
+    }, COMPACTION_DELAY_MS);
+    loaded.compaction.unref();
+  }
+
+  #compactIfDue(loaded: Loaded): void {
+    if (loaded.compaction === undefined) return;
+    clearTimeout(loaded.compaction);
+    loaded.compaction = undefined;
+    this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
   }
 
   #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
@@ -336,16 +402,11 @@ export class FileSessionStore implements SessionStore {
     log.rewrite(loaded.record, loaded.history.updates(), this.durability !== "none");
   }
 
-  #appender(path: string, bytes: number): LogAppender {
-    return new LogAppender(path, bytes, (error) =>
-      this.#logger?.error?.("Session log write failed; the updates of that batch are not stored", { path, error }),
-    );
-  }
-
   #remove(sessionId: string): boolean {
     const entry = this.#index.get(sessionId);
     if (entry === undefined) return false;
-    this.#loaded.get(sessionId)?.log.close();
+    const loaded = this.#loaded.get(sessionId);
+    if (loaded !== undefined) this.#closeLog(loaded);
     this.#loaded.delete(sessionId);
     this.#index.delete(sessionId);
     try {
