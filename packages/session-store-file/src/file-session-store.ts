@@ -28,7 +28,6 @@ import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DirectoryLock } from "./directory-lock.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
 import { LogAppender, patchLine, readLog, writeLogAtomically } from "./session-log.js";
-import { updateLine } from "./update-line.js";
 
 /**
  * When appended lines are forced to the disk (`fdatasync`):
@@ -58,7 +57,7 @@ interface Loaded {
   /** Folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
   history: HistoryFold;
   log: LogAppender;
-  /** A compaction due since a run ended, waiting for the run's end to go out (see `#compactSoon`). */
+  /** The compaction a run's end scheduled, waiting for a quiet moment (see `#compactSoon`). */
   compaction?: ReturnType<typeof setTimeout>;
 }
 
@@ -87,10 +86,12 @@ const COMPACTION_GROWTH = 4;
  */
 const RUNAWAY_GROWTH = 16;
 /**
- * How long after a run's end its compaction waits: the end (the idle state) goes out first,
- * rather than behind a rewrite of the whole history. Release and close run a due one at once.
+ * How long the log must stay quiet after a run's end for its compaction: the end (the idle
+ * state) goes out first rather than behind a rewrite of the whole history, and a next run that
+ * follows at once is not held up by it either (the compaction waits for a later run's end, or
+ * the release). Within a run only a runaway log is compacted.
  */
-const COMPACTION_DELAY_MS = 20;
+const COMPACTION_QUIET_MS = 20;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
@@ -167,7 +168,8 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     const copy = structuredClone(patch);
-    this.#append(loaded.log, patchLine(copy));
+    loaded.log.append(patchLine(copy));
+    this.#appended(loaded.log);
     loaded.record = { ...loaded.record, ...copy };
     // A recorded stop is the end of a run: the turn boundary where `"turn"` durability syncs, and
     // after which a grown log is compacted.
@@ -187,7 +189,8 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     // The line first: the fold keeps (and may later patch) objects of `update`.
-    this.#append(loaded.log, updateLine(update));
+    loaded.log.appendUpdate(update);
+    this.#appended(loaded.log);
     loaded.history.append(update);
     // Within a run only a runaway log is compacted (a compaction syncs the disk).
     this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
@@ -230,7 +233,8 @@ export class FileSessionStore implements SessionStore {
     entry.closedAt = this.#now();
     const loaded = this.#loaded.get(sessionId);
     if (loaded !== undefined) {
-      this.#compactIfDue(loaded);
+      // Nothing waits on a released session: compact it now if it grew.
+      this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
       if (this.durability !== "none") loaded.log.sync();
       this.#closeLog(loaded);
       this.#loaded.delete(sessionId);
@@ -264,7 +268,7 @@ export class FileSessionStore implements SessionStore {
     this.#closed = true;
     for (const loaded of this.#loaded.values()) {
       try {
-        this.#compactIfDue(loaded);
+        if (loaded.compaction !== undefined) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
         if (this.durability !== "none") loaded.log.sync();
       } finally {
         this.#closeLog(loaded);
@@ -365,40 +369,42 @@ export class FileSessionStore implements SessionStore {
     loaded.log.close();
   }
 
-  /** Queues a line (with `"append"` durability: writes and syncs it). */
-  #append(log: LogAppender, line: string): void {
-    log.append(line);
+  /** After a line was queued: with `"append"` durability it is written and synced at once. */
+  #appended(log: LogAppender): void {
     if (this.durability === "append") log.sync();
     else this.#queued.add(log);
   }
 
   /**
-   * At a run's end: compacts a grown log in a moment, once the run's end went out (the rewrite
-   * is O(history) and syncs the disk).
+   * At a run's end: compacts a grown log once it stayed quiet a moment (the rewrite is
+   * O(history) and syncs the disk).
    */
   #compactSoon(loaded: Loaded): void {
-    if (loaded.compaction !== undefined) return;
+    clearTimeout(loaded.compaction);
+    loaded.compaction = undefined;
+    if (!this.#grown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes)) return;
+    const bytes = loaded.log.bytes;
     loaded.compaction = setTimeout(() => {
+      loaded.compaction = undefined;
+      if (loaded.log.bytes !== bytes) return; // a next run started: not now
       try {
-        this.#compactIfDue(loaded);
+        this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
       } catch (error) {
-        // The log stays as it was (a rewrite replaces it atomically); the next run's end retries.
+        // The log stays as it was (a rewrite replaces it atomically); a later run's end retries.
         this.#logger?.error?.("Session log compaction failed", { path: loaded.log.path, error });
       }
-    }, COMPACTION_DELAY_MS);
+    }, COMPACTION_QUIET_MS);
     loaded.compaction.unref();
   }
 
-  #compactIfDue(loaded: Loaded): void {
-    if (loaded.compaction === undefined) return;
-    clearTimeout(loaded.compaction);
-    loaded.compaction = undefined;
-    this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
+  #grown(loaded: Loaded, growth: number, minBytes: number): boolean {
+    const { log } = loaded;
+    return log.bytes >= Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth);
   }
 
   #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
+    if (!this.#grown(loaded, growth, minBytes)) return;
     const { log } = loaded;
-    if (log.bytes < Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth)) return;
     log.rewrite(loaded.record, loaded.history.updates(), this.durability !== "none");
   }
 

@@ -97,7 +97,7 @@ describe("FileSessionStore group commit", () => {
     expect(written(store, "b")).toHaveLength(2);
   });
 
-  it("compacts after a run's end, not during it, and at release when still due", async () => {
+  it("compacts once the log stayed quiet after a run's end, or at release", async () => {
     const store = open({ minCompactionBytes: 1024 });
     store.claim("a");
     for (let i = 0; i < 100; i++) store.appendUpdate("a", chunk(String(i).padEnd(50, ".")));
@@ -106,10 +106,13 @@ describe("FileSessionStore group commit", () => {
     expect(written(store, "a")).toHaveLength(102);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(written(store, "a")).toHaveLength(2); // the record and one folded message
-    // 4x the compacted size again: due at this run's end, run by the release right after it.
+    // A next run that starts at once holds the compaction off.
     for (let i = 0; i < 400; i++) store.appendUpdate("a", chunk(String(i).padEnd(50, ".")));
     store.update("a", { lastStop: { stopReason: "end_turn" } });
+    store.appendUpdate("a", chunk("next run"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(written(store, "a")).toHaveLength(403);
+    // Grown: the release compacts it.
     store.release("a");
     expect(written(store, "a")).toHaveLength(2);
     expect(store.history("a")).toMatchObject([{ sessionUpdate: "agent_message", messageId: "m" }]);

@@ -3,6 +3,7 @@
  *   {"r": SessionRecord}   the full record (the first line, and the first after a compaction)
  *   {"p": patch}           a shallow patch of the record
  *   {"u": SessionUpdate}   one history update
+ *   {"c": text}            one more text chunk of the previous line's message (see update-line.ts)
  * Lines are queued as appended and written together (group commit: one `write` on an append-mode
  * descriptor per flush, at the latest once GROUP_COMMIT_BYTES are queued), so a crash can only
  * tear the last write; reading drops a torn tail and truncates it away.
@@ -21,7 +22,7 @@ import {
 import { dirname } from "node:path";
 import type { SessionRecord } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
-import { updateLine } from "./update-line.js";
+import { UpdateLineReader, UpdateLineWriter } from "./update-line.js";
 
 export interface LoadedLog {
   record: SessionRecord;
@@ -32,7 +33,7 @@ export interface LoadedLog {
   bytes: number;
 }
 
-type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate };
+type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate } | { c: string };
 
 export function recordLine(record: SessionRecord): string {
   return `${JSON.stringify({ r: record })}\n`;
@@ -63,6 +64,7 @@ export function readLog(path: string): LoadedLog | undefined {
   let record: SessionRecord | undefined;
   const history: SessionUpdate[] = [];
   let skipped = 0;
+  const updates = new UpdateLineReader();
   const text = bytes.subarray(0, end).toString("utf8");
   let start = 0;
   while (start < text.length) {
@@ -74,15 +76,26 @@ export function readLog(path: string): LoadedLog | undefined {
       line = JSON.parse(raw) as Line;
     } catch {
       skipped++;
+      updates.reset();
       continue;
     }
-    if (!isObject(line)) skipped++;
-    else if ("u" in line && isObject(line.u)) history.push(line.u);
+    if (!isObject(line)) {
+      skipped++;
+      updates.reset();
+    } else if ("c" in line && typeof line.c === "string") {
+      const update = updates.continued(line.c);
+      if (update === undefined) skipped++;
+      else history.push(update);
+    } else if ("u" in line && isObject(line.u)) history.push(updates.full(line.u));
     else if ("r" in line && isObject(line.r)) {
       record = line.r;
       history.length = 0;
+      updates.reset();
     } else if ("p" in line && isObject(line.p) && record !== undefined) record = { ...record, ...line.p };
-    else skipped++;
+    else {
+      skipped++;
+      updates.reset();
+    }
   }
   return record === undefined ? undefined : { record, history, skipped, bytes: end };
 }
@@ -97,6 +110,7 @@ export const GROUP_COMMIT_BYTES = 64 * 1024;
 export class LogAppender {
   #fd: number;
   #pending = "";
+  readonly #lines = new UpdateLineWriter();
   #closed = false;
   /** Bytes in the log (queued lines included), and right after its last rewrite (compaction decides on these). */
   bytes: number;
@@ -113,6 +127,10 @@ export class LogAppender {
   get queued(): boolean {
     return this.#pending.length > 0;
   }
+  /** Queues the line of a history update (see `append`). */
+  appendUpdate(update: SessionUpdate): void {
+    this.append(this.#lines.line(update));
+  }
   /** Queues a line; writes the queue at once once it reached GROUP_COMMIT_BYTES. */
   append(line: string): void {
     this.#pending += line;
@@ -124,8 +142,14 @@ export class LogAppender {
     if (this.#pending.length === 0 || this.#closed) return;
     const text = this.#pending;
     this.#pending = "";
-    const written = writeSync(this.#fd, text);
-    if (written < text.length || written < Buffer.byteLength(text)) writeRest(this.#fd, Buffer.from(text), written);
+    try {
+      const written = writeSync(this.#fd, text);
+      if (written < text.length || written < Buffer.byteLength(text)) writeRest(this.#fd, Buffer.from(text), written);
+    } catch (error) {
+      // The next chunk must not continue a run whose first line is lost.
+      this.#lines.reset();
+      throw error;
+    }
   }
   /** Writes the queued lines and forces the log to the disk. */
   sync(): void {
@@ -144,6 +168,7 @@ export class LogAppender {
    */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
     this.#pending = "";
+    this.#lines.reset();
     const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
@@ -167,9 +192,10 @@ export function writeLogAtomically(
   let bytes = 0;
   try {
     // Batched into ~64 KiB writes: a compaction of a long history stays a handful of syscalls.
+    const lines = new UpdateLineWriter();
     let chunk = recordLine(record);
     for (const update of history) {
-      chunk += updateLine(update);
+      chunk += lines.line(update);
       if (chunk.length >= 65536) {
         bytes += writeSync(fd, chunk);
         chunk = "";

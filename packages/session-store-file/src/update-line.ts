@@ -1,10 +1,15 @@
 /**
- * The log line of one history update: `{"u":<the update as JSON>}\n`, which `JSON.parse` reads
- * back as `{ u: update }`. Most of a log is streamed text chunks, whose generic
- * `JSON.stringify` would cost most of what recording one costs: a chunk of the plain shape (its
- * kind, a message id and one text block, nothing else) is written from a template instead, with
- * the message id's JSON kept from the previous chunk and the text quoted as it is when it holds
- * nothing to escape. Anything else goes through `JSON.stringify`.
+ * The history lines of a log. Most of a log is streamed text chunks, and `JSON.stringify` of each
+ * (plus its bytes: kind, message id and block wrapper repeated on every line) would cost most of
+ * what recording one costs. So a text chunk of the plain shape (its kind, a message id and one
+ * text block, nothing else) is written as
+ *   {"u":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Hel"}}}
+ * when it starts a run of chunks, and as
+ *   {"c":"lo"}
+ * when it continues the previous history line's kind and message: the same update, read back
+ * whole. A `c` line only ever follows a plain chunk of the same file (compaction and a reopen start
+ * afresh), and after an unreadable line the reader drops `c` lines until the next `u`, so a damaged
+ * line never lends its message to the next ones. Anything else is `{"u":<JSON.stringify(update)>}`.
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 
@@ -13,29 +18,82 @@ const CHUNK_KINDS: ReadonlySet<unknown> = new Set(["agent_message_chunk", "agent
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what JSON escapes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
-let lastMessageId: string | undefined;
-let lastMessageIdJson = "";
-
-export function updateLine(update: SessionUpdate): string {
-  return chunkLine(update as unknown as Record<string, unknown>) ?? `{"u":${JSON.stringify(update)}}\n`;
+/** The kind and message of a run of plain chunks. */
+interface ChunkRun {
+  kind: string;
+  messageId: string;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** The line of a plain text chunk, or `undefined` for any other update. */
-function chunkLine(update: Record<string, unknown>): string | undefined {
+/** The text of a chunk of the plain shape, or `undefined` for any other update. */
+function plainChunkText(update: Record<string, unknown>): string | undefined {
   const { sessionUpdate: kind, messageId, content } = update;
   if (!CHUNK_KINDS.has(kind) || typeof messageId !== "string" || !isPlainObject(content)) return undefined;
   const text = content.text;
   if (content.type !== "text" || typeof text !== "string" || !isPlainObject(update)) return undefined;
   // Exactly these keys: anything more (`_meta`, annotations) takes the generic path.
   if (Object.keys(update).length !== 3 || Object.keys(content).length !== 2) return undefined;
-  if (messageId !== lastMessageId) {
-    lastMessageId = messageId;
-    lastMessageIdJson = JSON.stringify(messageId);
+  return text;
+}
+
+/** Writes the history lines of one log file, in order (it remembers the run of chunks it is in). */
+export class UpdateLineWriter {
+  #run: ChunkRun | undefined;
+  #messageIdJson = "";
+
+  line(update: SessionUpdate): string {
+    const fields = update as unknown as Record<string, unknown>;
+    const text = plainChunkText(fields);
+    if (text === undefined) {
+      this.#run = undefined;
+      return `{"u":${JSON.stringify(update)}}\n`;
+    }
+    const quoted = NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+    const kind = fields.sessionUpdate as string;
+    const messageId = fields.messageId as string;
+    const run = this.#run;
+    if (run !== undefined && run.kind === kind && run.messageId === messageId) return `{"c":${quoted}}\n`;
+    this.#run = { kind, messageId };
+    this.#messageIdJson = JSON.stringify(messageId);
+    return `{"u":{"sessionUpdate":"${kind}","messageId":${this.#messageIdJson},"content":{"type":"text","text":${quoted}}}}\n`;
   }
-  const quoted = NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-  return `{"u":{"sessionUpdate":"${kind}","messageId":${lastMessageIdJson},"content":{"type":"text","text":${quoted}}}}\n`;
+
+  /** The lines written since the last full one are lost (a failed write) or in another file: start afresh. */
+  reset(): void {
+    this.#run = undefined;
+  }
+}
+
+/** Reads the history lines of one log file, in order. */
+export class UpdateLineReader {
+  #run: ChunkRun | undefined;
+
+  /** The update of a `{"u": …}` line. */
+  full(update: SessionUpdate): SessionUpdate {
+    const fields = update as unknown as Record<string, unknown>;
+    this.#run =
+      plainChunkText(fields) === undefined
+        ? undefined
+        : { kind: fields.sessionUpdate as string, messageId: fields.messageId as string };
+    return update;
+  }
+
+  /** The update of a `{"c": text}` line, or `undefined` when no run of chunks goes on here. */
+  continued(text: string): SessionUpdate | undefined {
+    const run = this.#run;
+    if (run === undefined) return undefined;
+    return {
+      sessionUpdate: run.kind,
+      messageId: run.messageId,
+      content: { type: "text", text },
+    } as unknown as SessionUpdate;
+  }
+
+  /** A record line (a compaction's file starts with one) or an unreadable line: no run goes on. */
+  reset(): void {
+    this.#run = undefined;
+  }
 }
