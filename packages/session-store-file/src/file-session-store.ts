@@ -10,8 +10,8 @@
  * transports, so the log is always ahead of the wire; at a run's end, release and close; and
  * whenever a log's queue reaches 64 KiB. A `kill -9` thus loses at most lines no client received.
  * `durability` decides when lines are also forced to the disk (a power loss). History is folded
- * as appended with `HistoryFold` (shared with `@acp-kit/agent`): once a log is 4× its size after its
- * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
+ * as appended with `HistoryFold` (shared with `@acp-kit/agent`), and a grown log is rewritten folded
+ * (see log-compaction.ts).
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -26,6 +26,7 @@ import {
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DirectoryLock } from "./directory-lock.js";
+import { type CompactedSession, DEFAULT_MIN_COMPACTION_BYTES, LogCompaction } from "./log-compaction.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
 import { LogAppender, patchLine, readLog, writeLogAtomically } from "./session-log.js";
 
@@ -52,14 +53,8 @@ export interface FileSessionStoreOptions {
   now?: () => number;
 }
 
-interface Loaded {
-  record: SessionRecord;
-  /** Folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
-  history: HistoryFold;
-  log: LogAppender;
-  /** The compaction a run's end scheduled, waiting for a quiet moment (see `#compactSoon`). */
-  compaction?: ReturnType<typeof setTimeout>;
-}
+/** `history` is folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
+type Loaded = CompactedSession;
 
 function foldOf(history: readonly SessionUpdate[]): HistoryFold {
   const fold = new HistoryFold();
@@ -67,31 +62,6 @@ function foldOf(history: readonly SessionUpdate[]): HistoryFold {
   return fold;
 }
 
-/**
- * A log is compacted once it is COMPACTION_GROWTH times its size after the last compaction (and
- * at least this).
- * Bytes, not updates: folded chunks keep their content, so a history's folded size grows with
- * every chunk, and rewriting it per N updates would cost O(history) per N appends.
- */
-const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
-/**
- * Twice would keep logs smaller, but a streamed answer barely shrinks when folded (its chunks'
- * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
- */
-const COMPACTION_GROWTH = 4;
-/**
- * Compactions wait for the end of a run (see `update`), unless a run's log grows this much (and
- * past this many times the minimum): a compaction syncs the disk, which a streaming turn should
- * not wait for.
- */
-const RUNAWAY_GROWTH = 16;
-/**
- * How long the log must stay quiet after a run's end for its compaction: the end (the idle
- * state) goes out first rather than behind a rewrite of the whole history, and a next run that
- * follows at once is not held up by it either (the compaction waits for a later run's end, or
- * the release). Within a run only a runaway log is compacted.
- */
-const COMPACTION_QUIET_MS = 20;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
@@ -114,7 +84,7 @@ export class FileSessionStore implements SessionStore {
   readonly #claims = new Map<string, number>();
   readonly #maxSessions: number;
   readonly #ttlMs: number;
-  readonly #minCompactionBytes: number;
+  readonly #compaction: LogCompaction;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   #nextSeq = 0;
@@ -126,8 +96,12 @@ export class FileSessionStore implements SessionStore {
     this.durability = options.durability ?? "turn";
     this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
     this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
-    this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
     this.#logger = options.logger;
+    this.#compaction = new LogCompaction(
+      options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES,
+      this.durability !== "none",
+      this.#logger,
+    );
     this.#now = options.now ?? Date.now;
     this.#sessionsDir = join(this.dir, "sessions");
     this.#indexPath = join(this.dir, "index.json");
@@ -176,10 +150,12 @@ export class FileSessionStore implements SessionStore {
     if ("lastStop" in copy) {
       if (this.durability === "turn") loaded.log.sync();
       else loaded.log.flush();
-      this.#compactSoon(loaded);
+      this.#compaction.afterRun(loaded);
     }
     const entry = this.#index.get(sessionId);
     if (entry !== undefined && ("title" in copy || "updatedAt" in copy || "additionalDirectories" in copy)) {
+      // The log first: the index must never be ahead of the session it lists.
+      loaded.log.flush();
       Object.assign(entry, indexFields(loaded.record));
       this.#saveIndex();
     }
@@ -192,8 +168,7 @@ export class FileSessionStore implements SessionStore {
     loaded.log.appendUpdate(update);
     this.#appended(loaded.log);
     loaded.history.append(update);
-    // Within a run only a runaway log is compacted (a compaction syncs the disk).
-    this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
+    this.#compaction.duringRun(loaded);
   }
 
   history(sessionId: string): readonly SessionUpdate[] {
@@ -233,8 +208,7 @@ export class FileSessionStore implements SessionStore {
     entry.closedAt = this.#now();
     const loaded = this.#loaded.get(sessionId);
     if (loaded !== undefined) {
-      // Nothing waits on a released session: compact it now if it grew.
-      this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
+      this.#compaction.now(loaded);
       if (this.durability !== "none") loaded.log.sync();
       this.#closeLog(loaded);
       this.#loaded.delete(sessionId);
@@ -268,7 +242,7 @@ export class FileSessionStore implements SessionStore {
     this.#closed = true;
     for (const loaded of this.#loaded.values()) {
       try {
-        if (loaded.compaction !== undefined) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
+        if (loaded.compaction !== undefined) this.#compaction.now(loaded);
         if (this.durability !== "none") loaded.log.sync();
       } finally {
         this.#closeLog(loaded);
@@ -363,8 +337,7 @@ export class FileSessionStore implements SessionStore {
 
   /** Writes what is queued and closes the descriptor; a due compaction is dropped. */
   #closeLog(loaded: Loaded): void {
-    clearTimeout(loaded.compaction);
-    loaded.compaction = undefined;
+    this.#compaction.cancel(loaded);
     this.#queued.delete(loaded.log);
     loaded.log.close();
   }
@@ -373,39 +346,6 @@ export class FileSessionStore implements SessionStore {
   #appended(log: LogAppender): void {
     if (this.durability === "append") log.sync();
     else this.#queued.add(log);
-  }
-
-  /**
-   * At a run's end: compacts a grown log once it stayed quiet a moment (the rewrite is
-   * O(history) and syncs the disk).
-   */
-  #compactSoon(loaded: Loaded): void {
-    clearTimeout(loaded.compaction);
-    loaded.compaction = undefined;
-    if (!this.#grown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes)) return;
-    const bytes = loaded.log.bytes;
-    loaded.compaction = setTimeout(() => {
-      loaded.compaction = undefined;
-      if (loaded.log.bytes !== bytes) return; // a next run started: not now
-      try {
-        this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
-      } catch (error) {
-        // The log stays as it was (a rewrite replaces it atomically); a later run's end retries.
-        this.#logger?.error?.("Session log compaction failed", { path: loaded.log.path, error });
-      }
-    }, COMPACTION_QUIET_MS);
-    loaded.compaction.unref();
-  }
-
-  #grown(loaded: Loaded, growth: number, minBytes: number): boolean {
-    const { log } = loaded;
-    return log.bytes >= Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth);
-  }
-
-  #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
-    if (!this.#grown(loaded, growth, minBytes)) return;
-    const { log } = loaded;
-    log.rewrite(loaded.record, loaded.history.updates(), this.durability !== "none");
   }
 
   #remove(sessionId: string): boolean {

@@ -42,12 +42,12 @@ describe("FileSessionStore group commit", () => {
   it("queues appends and patches until flushSync, which writes every session's queue", () => {
     const store = open();
     store.appendUpdate("a", chunk("1"));
-    store.update("a", { title: "t" });
+    store.update("a", { data: { n: 1 } });
     store.appendUpdate("b", chunk("2"));
     expect(written(store, "a")).toHaveLength(1);
     expect(written(store, "b")).toHaveLength(1);
     // Reads see the queued writes.
-    expect(store.get("a")?.title).toBe("t");
+    expect(store.get("a")?.data).toEqual({ n: 1 });
     expect(store.history("b")).toHaveLength(1);
     store.flushSync();
     expect(
@@ -58,6 +58,14 @@ describe("FileSessionStore group commit", () => {
     expect(written(store, "b")).toHaveLength(2);
     store.flushSync(); // nothing queued: nothing written twice
     expect(written(store, "a")).toHaveLength(3);
+  });
+
+  it("writes the log before the index when a patch changes what the list shows", () => {
+    const store = open();
+    store.appendUpdate("a", chunk("1"));
+    store.update("a", { title: "t" });
+    expect(written(store, "a")).toHaveLength(3);
+    expect(readFileSync(join(store.dir, "index.json"), "utf8")).toContain('"title":"t"');
   });
 
   it("writes a queue at once when it reaches 64 KiB", () => {
