@@ -13,30 +13,34 @@
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 
-const CHUNK_KINDS: ReadonlySet<unknown> = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
 /** What `JSON.stringify` escapes in a string: `"`, `\`, controls and (lone) surrogates. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what JSON escapes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
+type ChunkKind = "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk";
+
 /** The kind and message of a run of plain chunks. */
 interface ChunkRun {
-  kind: string;
+  kind: ChunkKind;
   messageId: string;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+function isPlain(value: object): boolean {
+  return Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** The text of a chunk of the plain shape, or `undefined` for any other update. */
-function plainChunkText(update: Record<string, unknown>): string | undefined {
-  const { sessionUpdate: kind, messageId, content } = update;
-  if (!CHUNK_KINDS.has(kind) || typeof messageId !== "string" || !isPlainObject(content)) return undefined;
-  const text = content.text;
-  if (content.type !== "text" || typeof text !== "string" || !isPlainObject(update)) return undefined;
+/** The run and text of a chunk of the plain shape, or `undefined` for any other update. */
+function plainChunk(update: SessionUpdate): (ChunkRun & { text: string }) | undefined {
+  const kind = update.sessionUpdate;
+  if (kind !== "agent_message_chunk" && kind !== "agent_thought_chunk" && kind !== "user_message_chunk")
+    return undefined;
+  const { messageId, content } = update;
+  if (typeof messageId !== "string" || typeof content !== "object" || content === null) return undefined;
+  if (content.type !== "text" || typeof content.text !== "string" || !isPlain(update) || !isPlain(content))
+    return undefined;
   // Exactly these keys: anything more (`_meta`, annotations) takes the generic path.
   if (Object.keys(update).length !== 3 || Object.keys(content).length !== 2) return undefined;
-  return text;
+  return { kind, messageId, text: content.text };
 }
 
 /** Writes the history lines of one log file, in order (it remembers the run of chunks it is in). */
@@ -45,15 +49,13 @@ export class UpdateLineWriter {
   #messageIdJson = "";
 
   line(update: SessionUpdate): string {
-    const fields = update as unknown as Record<string, unknown>;
-    const text = plainChunkText(fields);
-    if (text === undefined) {
+    const chunk = plainChunk(update);
+    if (chunk === undefined) {
       this.#run = undefined;
       return `{"u":${JSON.stringify(update)}}\n`;
     }
+    const { kind, messageId, text } = chunk;
     const quoted = NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
-    const kind = fields.sessionUpdate as string;
-    const messageId = fields.messageId as string;
     const run = this.#run;
     if (run !== undefined && run.kind === kind && run.messageId === messageId) return `{"c":${quoted}}\n`;
     this.#run = { kind, messageId };
@@ -73,11 +75,8 @@ export class UpdateLineReader {
 
   /** The update of a `{"u": …}` line. */
   full(update: SessionUpdate): SessionUpdate {
-    const fields = update as unknown as Record<string, unknown>;
-    this.#run =
-      plainChunkText(fields) === undefined
-        ? undefined
-        : { kind: fields.sessionUpdate as string, messageId: fields.messageId as string };
+    const chunk = plainChunk(update);
+    this.#run = chunk === undefined ? undefined : { kind: chunk.kind, messageId: chunk.messageId };
     return update;
   }
 
@@ -85,11 +84,7 @@ export class UpdateLineReader {
   continued(text: string): SessionUpdate | undefined {
     const run = this.#run;
     if (run === undefined) return undefined;
-    return {
-      sessionUpdate: run.kind,
-      messageId: run.messageId,
-      content: { type: "text", text },
-    } as unknown as SessionUpdate;
+    return { sessionUpdate: run.kind, messageId: run.messageId, content: { type: "text", text } };
   }
 
   /** A record line (a compaction's file starts with one) or an unreadable line: no run goes on. */
