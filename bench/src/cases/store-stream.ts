@@ -2,8 +2,8 @@
 // agent_message_chunk updates over stdio, `defineAgent` agent, `connectToAgent` client iterating
 // the turn), with the agent's sessions in
 //   memory        the default InMemorySessionStore
-//   file          FileSessionStore in a temp directory (defaults: one write per line, a sync per turn end)
-//   file-batched  the same with `batchWrites` (one write per event-loop turn)
+//   file          FileSessionStore in a temp directory (defaults: lines group-committed ahead of each
+//                 transport write, a sync at the turn end)
 // A 5,000-chunk warm-up turn first, as in stdio-turn.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,13 +18,9 @@ const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
 const agentFile = fileURLToPath(new URL("../stores/stream-agent.ts", import.meta.url));
 
-async function measure(store: "memory" | "file" | "file-batched"): Promise<Figures> {
+async function measure(store: "memory" | "file"): Promise<Figures> {
   const dir = store === "memory" ? undefined : mkdtempSync(join(tmpdir(), "acp-bench-stream-"));
-  const env = {
-    ...process.env,
-    ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}),
-    ACP_BENCH_BATCH: store === "file-batched" ? "1" : "0",
-  };
+  const env = { ...process.env, ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}) };
   const rss = new AgentRss();
   const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { env, stderr: (line) => rss.line(line) });
   try {
@@ -45,5 +41,4 @@ async function measure(store: "memory" | "file" | "file-batched"): Promise<Figur
 await runSide({
   memory: () => measure("memory"),
   file: () => measure("file"),
-  "file-batched": () => measure("file-batched"),
 });

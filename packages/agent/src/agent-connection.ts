@@ -19,6 +19,7 @@ import type { SessionStore } from "./session-store.js";
 import type { AgentSession, ClientContext } from "./session-types.js";
 import { UpdateSender } from "./update-sender.js";
 import { negotiateServedVersion, ServingTransport } from "./v1/index.js";
+import { writeAhead } from "./write-ahead.js";
 
 /** Settings resolved once by `defineAgent`. */
 export interface ResolvedAgent {
@@ -75,7 +76,9 @@ export class AgentConnection implements AgentConnectionHandle {
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
     const maxPendingHandlers = agent.definition.limits?.maxPendingHandlers;
-    this.#conn = createAgentSideConnection(new ServingTransport(transport, agent.logger), {
+    // The store's queued writes go out before each of this transport's writes.
+    const served = writeAhead(transport, agent.store, agent.logger);
+    this.#conn = createAgentSideConnection(new ServingTransport(served.transport, agent.logger), {
       logger: agent.logger,
       validateOutgoing: agent.validateOutgoing,
       // What the agent asks of a client that did not advertise it is refused locally, nothing sent.
@@ -91,6 +94,7 @@ export class AgentConnection implements AgentConnectionHandle {
     // requests reach their callers, so those read as cancelled rather than as failures.
     this.#conn.signal.addEventListener("abort", () => void this.#connectionLost(), { once: true });
     this.closed = this.#conn.closed.then(async (error) => {
+      served.detach();
       await this.#connectionLost();
       return error;
     });

@@ -100,6 +100,15 @@ export interface SessionStore {
    * `SessionRetention`).
    */
   release?(sessionId: string): void | Promise<void>;
+  /**
+   * Optional, for a store that queues its writes: write everything queued now, synchronously
+   * (into the kernel at least), and never throw (report a failed write to your logger). The
+   * engine calls it immediately before each write of a transport it serves (once per coalesced
+   * write, see `Transport.onBeforeWrite`; before every send on a transport without that hook),
+   * so that every update a client can have received was written by the store first: a crash
+   * then loses only updates no client saw. A store without it is not waited for.
+   */
+  flushSync?(): void;
 }
 
 /** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */

@@ -4,12 +4,13 @@ import { join } from "node:path";
 import { compactHistory, InMemorySessionStore, InvalidCursorError, type SessionRecord } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DirectoryLockedError, FileSessionStore, type FileSessionStoreOptions } from "./index.js";
 
 const dirs: string[] = [];
 const stores: FileSessionStore[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const store of stores.splice(0)) store.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -84,7 +85,8 @@ describe("FileSessionStore", () => {
     );
   });
 
-  it("compacts a long log in place (atomically) at the end of a run, and replays the same history", () => {
+  it("compacts a long log in place (atomically) after the end of a run, and replays the same history", () => {
+    vi.useFakeTimers();
     let store = open({ dir: tempDir(), minCompactionBytes: 64 * 1024 });
     store.create(record("a"));
     const all: SessionUpdate[] = [];
@@ -92,7 +94,10 @@ describe("FileSessionStore", () => {
       const update = chunk(`m${i % 7}`, `${i}`.padEnd(100, "."));
       all.push(update);
       store.appendUpdate("a", update);
-      if (i % 500 === 499) store.update("a", { lastStop: { stopReason: "end_turn" } });
+      if (i % 500 === 499) {
+        store.update("a", { lastStop: { stopReason: "end_turn" } });
+        vi.runOnlyPendingTimers(); // a moment between runs
+      }
     }
     expect(store.history("a")).toEqual(compactHistory(all));
     // Rewritten: it starts with the record and folded messages, not with 5000 update lines.
@@ -110,8 +115,10 @@ describe("FileSessionStore", () => {
     const path = join(store.dir, "sessions", "a.jsonl");
     const lines = () => readFileSync(path, "utf8").split("\n").length - 1;
     for (let i = 0; i < 300; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    store.flushSync();
     expect(lines()).toBe(301);
     for (let i = 300; i < 1000; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    store.flushSync();
     expect(lines()).toBeLessThan(1001);
   });
 

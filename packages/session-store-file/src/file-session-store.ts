@@ -5,11 +5,13 @@
  *   DIR/index.json           list metadata (see session-index.ts)
  *   DIR/sessions/<id>.jsonl  one append-only log per session (see session-log.ts)
  *
- * Every call is synchronous: when it returns, its line is in the kernel, so a `kill -9` cannot
- * lose it (with `batchWrites`, the lines of one event-loop turn go in one write at its end).
+ * Every call is synchronous. Appended lines are queued and written together (group commit, see
+ * session-log.ts): by `flushSync()`, which the agent calls right before each write of its
+ * transports, so the log is always ahead of the wire; at a run's end, release and close; and
+ * whenever a log's queue reaches 64 KiB. A `kill -9` thus loses at most lines no client received.
  * `durability` decides when lines are also forced to the disk (a power loss). History is folded
- * as appended with `HistoryFold` (shared with `@acp-kit/agent`): once a log is 4× its size after its
- * last compaction, it is rewritten folded, so each byte is rewritten O(1) times on average.
+ * as appended with `HistoryFold` (shared with `@acp-kit/agent`), and a grown log is rewritten folded
+ * (see log-compaction.ts).
  */
 import { existsSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -24,8 +26,9 @@ import {
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { DirectoryLock } from "./directory-lock.js";
+import { type CompactedSession, DEFAULT_MIN_COMPACTION_BYTES, LogCompaction } from "./log-compaction.js";
 import { type IndexEntry, indexFields, readIndex, toSessionInfo, writeIndex } from "./session-index.js";
-import { LogAppender, patchLine, readLog, updateLine, writeLogAtomically } from "./session-log.js";
+import { LogAppender, patchLine, readLog, writeLogAtomically } from "./session-log.js";
 
 /**
  * When appended lines are forced to the disk (`fdatasync`):
@@ -43,12 +46,6 @@ export interface FileSessionStoreOptions {
   maxSessions?: number;
   /** Delete sessions that have been closed (not open in this process) for longer than this. */
   closedSessionTtlMs?: number;
-  /**
-   * Write the lines of one event-loop turn in one `write` at its end rather than one `write` per
-   * line: fewer system calls while a turn streams, but a `kill -9` then loses the lines of the
-   * turn it lands in (the updates being sent at that moment). Default false.
-   */
-  batchWrites?: boolean;
   /** A log is compacted once 4× its size after its last compaction, and at least this. Default 1 MiB. */
   minCompactionBytes?: number;
   logger?: Logger;
@@ -56,12 +53,8 @@ export interface FileSessionStoreOptions {
   now?: () => number;
 }
 
-interface Loaded {
-  record: SessionRecord;
-  /** Folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
-  history: HistoryFold;
-  log: LogAppender;
-}
+/** `history` is folded as appended, like the in-memory store: O(1) per chunk, memory ∝ the folded content. */
+type Loaded = CompactedSession;
 
 function foldOf(history: readonly SessionUpdate[]): HistoryFold {
   const fold = new HistoryFold();
@@ -69,24 +62,6 @@ function foldOf(history: readonly SessionUpdate[]): HistoryFold {
   return fold;
 }
 
-/**
- * A log is compacted once it is COMPACTION_GROWTH times its size after the last compaction (and
- * at least this).
- * Bytes, not updates: folded chunks keep their content, so a history's folded size grows with
- * every chunk, and rewriting it per N updates would cost O(history) per N appends.
- */
-const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
-/**
- * Twice would keep logs smaller, but a streamed answer barely shrinks when folded (its chunks'
- * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
- */
-const COMPACTION_GROWTH = 4;
-/**
- * Compactions wait for the end of a run (see `update`), unless a run's log grows this much (and
- * past this many times the minimum): a compaction syncs the disk, which a streaming turn should
- * not wait for.
- */
-const RUNAWAY_GROWTH = 16;
 /** Sessions read (by `get`/`history`) but not claimed stay loaded up to this many. */
 const MAX_UNCLAIMED_LOADED = 64;
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,120}$/;
@@ -104,11 +79,12 @@ export class FileSessionStore implements SessionStore {
   readonly #lock: DirectoryLock;
   readonly #index = new Map<string, IndexEntry>();
   readonly #loaded = new Map<string, Loaded>();
+  /** Logs with lines queued since the last `flushSync()`. */
+  readonly #queued = new Set<LogAppender>();
   readonly #claims = new Map<string, number>();
   readonly #maxSessions: number;
   readonly #ttlMs: number;
-  readonly #minCompactionBytes: number;
-  readonly #batched: boolean;
+  readonly #compaction: LogCompaction;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   #nextSeq = 0;
@@ -120,9 +96,12 @@ export class FileSessionStore implements SessionStore {
     this.durability = options.durability ?? "turn";
     this.#maxSessions = options.maxSessions ?? Number.POSITIVE_INFINITY;
     this.#ttlMs = options.closedSessionTtlMs ?? Number.POSITIVE_INFINITY;
-    this.#minCompactionBytes = options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES;
-    this.#batched = (options.batchWrites ?? false) && this.durability !== "append";
     this.#logger = options.logger;
+    this.#compaction = new LogCompaction(
+      options.minCompactionBytes ?? DEFAULT_MIN_COMPACTION_BYTES,
+      this.durability !== "none",
+      this.#logger,
+    );
     this.#now = options.now ?? Date.now;
     this.#sessionsDir = join(this.dir, "sessions");
     this.#indexPath = join(this.dir, "index.json");
@@ -149,7 +128,7 @@ export class FileSessionStore implements SessionStore {
       file,
       ...indexFields(copy),
     });
-    this.#remember(record.sessionId, { record: copy, history: new HistoryFold(), log: this.#appender(path, bytes) });
+    this.#remember(record.sessionId, { record: copy, history: new HistoryFold(), log: new LogAppender(path, bytes) });
     this.#applyRetention(record.sessionId);
     this.#saveIndex();
   }
@@ -163,14 +142,20 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     const copy = structuredClone(patch);
-    loaded.log.append(patchLine(copy), this.#batched);
+    loaded.log.append(patchLine(copy));
+    this.#appended(loaded.log);
     loaded.record = { ...loaded.record, ...copy };
-    // A recorded stop is the end of a run: the turn boundary where logs are compacted and
-    // `"turn"` durability syncs.
-    if ("lastStop" in copy) this.#compactIfGrown(loaded, COMPACTION_GROWTH, this.#minCompactionBytes);
-    if (this.durability === "append" || (this.durability === "turn" && "lastStop" in copy)) loaded.log.sync();
+    // A recorded stop is the end of a run: the turn boundary where `"turn"` durability syncs, and
+    // after which a grown log is compacted.
+    if ("lastStop" in copy) {
+      if (this.durability === "turn") loaded.log.sync();
+      else loaded.log.flush();
+      this.#compaction.afterRun(loaded);
+    }
     const entry = this.#index.get(sessionId);
     if (entry !== undefined && ("title" in copy || "updatedAt" in copy || "additionalDirectories" in copy)) {
+      // The log first: the index must never be ahead of the session it lists.
+      loaded.log.flush();
       Object.assign(entry, indexFields(loaded.record));
       this.#saveIndex();
     }
@@ -180,11 +165,10 @@ export class FileSessionStore implements SessionStore {
     const loaded = this.#load(sessionId);
     if (loaded === undefined) return;
     // The line first: the fold keeps (and may later patch) objects of `update`.
-    loaded.log.append(updateLine(update), this.#batched);
+    loaded.log.appendUpdate(update);
+    this.#appended(loaded.log);
     loaded.history.append(update);
-    if (this.durability === "append") loaded.log.sync();
-    // Within a run only a runaway log is compacted (a compaction syncs the disk).
-    this.#compactIfGrown(loaded, RUNAWAY_GROWTH, this.#minCompactionBytes * RUNAWAY_GROWTH);
+    this.#compaction.duringRun(loaded);
   }
 
   history(sessionId: string): readonly SessionUpdate[] {
@@ -224,12 +208,32 @@ export class FileSessionStore implements SessionStore {
     entry.closedAt = this.#now();
     const loaded = this.#loaded.get(sessionId);
     if (loaded !== undefined) {
+      this.#compaction.now(loaded);
       if (this.durability !== "none") loaded.log.sync();
-      loaded.log.close();
+      this.#closeLog(loaded);
       this.#loaded.delete(sessionId);
     }
     this.#applyRetention();
     this.#saveIndex();
+  }
+
+  /**
+   * Writes every queued line now (one `write` per log). Never throws: a failed write is logged
+   * and its lines are not stored. The agent calls it right before each write to the wire.
+   */
+  flushSync(): void {
+    if (this.#queued.size === 0) return;
+    for (const log of this.#queued) {
+      try {
+        log.flush();
+      } catch (error) {
+        this.#logger?.error?.("Session log write failed; the updates of that write are not stored", {
+          path: log.path,
+          error,
+        });
+      }
+    }
+    this.#queued.clear();
   }
 
   /** Syncs and closes every log, saves the index and unlocks the directory. Idempotent. */
@@ -238,9 +242,10 @@ export class FileSessionStore implements SessionStore {
     this.#closed = true;
     for (const loaded of this.#loaded.values()) {
       try {
+        if (loaded.compaction !== undefined) this.#compaction.now(loaded);
         if (this.durability !== "none") loaded.log.sync();
       } finally {
-        loaded.log.close();
+        this.#closeLog(loaded);
       }
     }
     this.#loaded.clear();
@@ -312,7 +317,7 @@ export class FileSessionStore implements SessionStore {
     const loaded: Loaded = {
       record: log.record,
       history: foldOf(log.history),
-      log: this.#appender(path, log.bytes),
+      log: new LogAppender(path, log.bytes),
     };
     this.#remember(sessionId, loaded);
     return loaded;
@@ -325,27 +330,29 @@ export class FileSessionStore implements SessionStore {
     for (const [id, other] of this.#loaded) {
       if (this.#loaded.size <= MAX_UNCLAIMED_LOADED) break;
       if (id === sessionId || this.#claims.has(id)) continue;
-      other.log.close();
+      this.#closeLog(other);
       this.#loaded.delete(id);
     }
   }
 
-  #compactIfGrown(loaded: Loaded, growth: number, minBytes: number): void {
-    const { log } = loaded;
-    if (log.bytes < Math.max(minBytes, this.#minCompactionBytes, log.rewrittenBytes * growth)) return;
-    log.rewrite(loaded.record, loaded.history.updates(), this.durability !== "none");
+  /** Writes what is queued and closes the descriptor; a due compaction is dropped. */
+  #closeLog(loaded: Loaded): void {
+    this.#compaction.cancel(loaded);
+    this.#queued.delete(loaded.log);
+    loaded.log.close();
   }
 
-  #appender(path: string, bytes: number): LogAppender {
-    return new LogAppender(path, bytes, (error) =>
-      this.#logger?.error?.("Session log write failed; the updates of that batch are not stored", { path, error }),
-    );
+  /** After a line was queued: with `"append"` durability it is written and synced at once. */
+  #appended(log: LogAppender): void {
+    if (this.durability === "append") log.sync();
+    else this.#queued.add(log);
   }
 
   #remove(sessionId: string): boolean {
     const entry = this.#index.get(sessionId);
     if (entry === undefined) return false;
-    this.#loaded.get(sessionId)?.log.close();
+    const loaded = this.#loaded.get(sessionId);
+    if (loaded !== undefined) this.#closeLog(loaded);
     this.#loaded.delete(sessionId);
     this.#index.delete(sessionId);
     try {

@@ -3,9 +3,10 @@
  *   {"r": SessionRecord}   the full record (the first line, and the first after a compaction)
  *   {"p": patch}           a shallow patch of the record
  *   {"u": SessionUpdate}   one history update
- * Each line is written with a single `write` on an append-mode descriptor as it is appended
- * (or, with batched writes, the lines of one event-loop turn in one `write` at its end), so a
- * crash can only tear the last write; reading drops a torn tail and truncates it away.
+ *   {"c": text}            one more text chunk of the previous line's message (see update-line.ts)
+ * Lines are queued as appended and written together (group commit: one `write` on an append-mode
+ * descriptor per flush, at the latest once GROUP_COMMIT_BYTES are queued), so a crash can only
+ * tear the last write; reading drops a torn tail and truncates it away.
  * Compaction writes a new file and renames it over the old one, so a reader sees one or the other.
  */
 import {
@@ -21,6 +22,7 @@ import {
 import { dirname } from "node:path";
 import type { SessionRecord } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
+import { UpdateLineReader, UpdateLineWriter } from "./update-line.js";
 
 export interface LoadedLog {
   record: SessionRecord;
@@ -31,17 +33,13 @@ export interface LoadedLog {
   bytes: number;
 }
 
-type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate };
+type Line = { r: SessionRecord } | { p: Partial<SessionRecord> } | { u: SessionUpdate } | { c: string };
 
 export function recordLine(record: SessionRecord): string {
   return `${JSON.stringify({ r: record })}\n`;
 }
 export function patchLine(patch: Partial<Omit<SessionRecord, "sessionId">>): string {
   return `${JSON.stringify({ p: patch })}\n`;
-}
-export function updateLine(update: SessionUpdate): string {
-  // The same text as JSON.stringify({ u: update }), without the wrapper object.
-  return `{"u":${JSON.stringify(update)}}\n`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -66,6 +64,7 @@ export function readLog(path: string): LoadedLog | undefined {
   let record: SessionRecord | undefined;
   const history: SessionUpdate[] = [];
   let skipped = 0;
+  const updates = new UpdateLineReader();
   const text = bytes.subarray(0, end).toString("utf8");
   let start = 0;
   while (start < text.length) {
@@ -77,61 +76,80 @@ export function readLog(path: string): LoadedLog | undefined {
       line = JSON.parse(raw) as Line;
     } catch {
       skipped++;
+      updates.reset();
       continue;
     }
-    if (!isObject(line)) skipped++;
-    else if ("u" in line && isObject(line.u)) history.push(line.u);
+    if (!isObject(line)) {
+      skipped++;
+      updates.reset();
+    } else if ("c" in line && typeof line.c === "string") {
+      const update = updates.continued(line.c);
+      if (update === undefined) skipped++;
+      else history.push(update);
+    } else if ("u" in line && isObject(line.u)) history.push(updates.full(line.u));
     else if ("r" in line && isObject(line.r)) {
       record = line.r;
       history.length = 0;
+      updates.reset();
     } else if ("p" in line && isObject(line.p) && record !== undefined) record = { ...record, ...line.p };
-    else skipped++;
+    else {
+      skipped++;
+      updates.reset();
+    }
   }
   return record === undefined ? undefined : { record, history, skipped, bytes: end };
 }
+
+/**
+ * Queued lines are written at once when they reach this many characters: memory stays bounded
+ * while nothing else flushes, and a write this size costs a small fraction of one per line.
+ */
+export const GROUP_COMMIT_BYTES = 64 * 1024;
 
 /** An open log being appended to. */
 export class LogAppender {
   #fd: number;
   #pending = "";
-  #scheduled = false;
+  readonly #lines = new UpdateLineWriter();
   #closed = false;
-  /** Bytes in the log (pending lines included), and right after its last rewrite (compaction decides on these). */
+  /** Bytes in the log (queued lines included), and right after its last rewrite (compaction decides on these). */
   bytes: number;
   rewrittenBytes: number;
   constructor(
     readonly path: string,
     bytes: number,
-    /** A batched write that failed (nobody to throw to there). */
-    readonly onError: (error: unknown) => void,
   ) {
     this.#fd = openSync(path, "a");
     this.bytes = bytes;
     this.rewrittenBytes = bytes;
   }
-  /** Writes a line, or with `batched` queues it for one write at the end of this event-loop turn. */
-  append(line: string, batched: boolean): void {
+  /** Whether lines are queued (not written yet). */
+  get queued(): boolean {
+    return this.#pending.length > 0;
+  }
+  /** Queues the line of a history update (see `append`). */
+  appendUpdate(update: SessionUpdate): void {
+    this.append(this.#lines.line(update));
+  }
+  /** Queues a line; writes the queue at once once it reached GROUP_COMMIT_BYTES. */
+  append(line: string): void {
     this.#pending += line;
     this.bytes += line.length;
-    if (!batched) this.flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => {
-        this.#scheduled = false;
-        try {
-          this.flush();
-        } catch (error) {
-          this.onError(error);
-        }
-      });
-    }
+    if (this.#pending.length >= GROUP_COMMIT_BYTES) this.flush();
   }
-  /** Writes the queued lines now. */
+  /** Writes the queued lines now, in one `write` (more only after a short one). A failed write drops them. */
   flush(): void {
     if (this.#pending.length === 0 || this.#closed) return;
     const text = this.#pending;
     this.#pending = "";
-    writeSync(this.#fd, text);
+    try {
+      const written = writeSync(this.#fd, text);
+      if (written < text.length || written < Buffer.byteLength(text)) writeRest(this.#fd, Buffer.from(text), written);
+    } catch (error) {
+      // The next chunk must not continue a run whose first line is lost.
+      this.#lines.reset();
+      throw error;
+    }
   }
   /** Writes the queued lines and forces the log to the disk. */
   sync(): void {
@@ -144,16 +162,23 @@ export class LogAppender {
     this.#closed = true;
     closeSync(this.#fd);
   }
-  /** Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to the new one. */
-  /** `record` and `history` include the queued lines, which are therefore dropped. */
+  /**
+   * Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to
+   * the new one. `record` and `history` include the queued lines, which are therefore dropped.
+   */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
     this.#pending = "";
+    this.#lines.reset();
     const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
     this.bytes = bytes;
     this.rewrittenBytes = bytes;
   }
+}
+
+function writeRest(fd: number, bytes: Buffer, from: number): void {
+  for (let written = from; written < bytes.length; ) written += writeSync(fd, bytes, written);
 }
 
 export function writeLogAtomically(
@@ -167,9 +192,10 @@ export function writeLogAtomically(
   let bytes = 0;
   try {
     // Batched into ~64 KiB writes: a compaction of a long history stays a handful of syscalls.
+    const lines = new UpdateLineWriter();
     let chunk = recordLine(record);
     for (const update of history) {
-      chunk += updateLine(update);
+      chunk += lines.line(update);
       if (chunk.length >= 65536) {
         bytes += writeSync(fd, chunk);
         chunk = "";

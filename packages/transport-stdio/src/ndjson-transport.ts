@@ -31,6 +31,8 @@ export interface NdjsonTransport extends Transport {
   readonly isClosed: boolean;
   /** Hand outbound lines queued for coalescing to the stream now. */
   flush(): void;
+  /** Runs `listener` right before each write to the stream (once per coalesced write). */
+  onBeforeWrite(listener: () => void): () => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export function ndjsonTransport(
     highWaterMark: options.highWaterMark,
     rawWrite: options.rawWrite,
     onError: (error) => finish(error),
+    logger,
   });
   const core = new NdjsonTransportCore(writer);
 

@@ -114,4 +114,43 @@ describe("NdjsonWriter", () => {
     expect(stream.writableFinished).toBe(true);
     expect(() => writer.write("{}")).toThrow(/closed/);
   });
+
+  it("runs before-write listeners right before each hand-over to the stream, once per coalesced write", async () => {
+    const events: string[] = [];
+    const stream = new Writable({
+      decodeStrings: false,
+      write(chunk: string, _encoding, callback) {
+        events.push(`write ${chunk.split("\n").length - 1} lines`);
+        callback();
+      },
+    });
+    const writer = new NdjsonWriter(stream, { highWaterMark: 40 });
+    const remove = writer.onBeforeWrite(() => events.push("listener"));
+    writer.write('{"a":1}');
+    writer.write('{"a":2}');
+    expect(events).toEqual([]);
+    await tick();
+    expect(events).toEqual(["listener", "write 2 lines"]);
+    // Past the high-water mark the batch is handed over at once: the listener runs first there too.
+    writer.write(JSON.stringify({ long: "x".repeat(40) }));
+    expect(events.slice(2)).toEqual(["listener", "write 1 lines"]);
+    remove();
+    writer.write("{}");
+    await tick();
+    expect(events.slice(4)).toEqual(["write 1 lines"]);
+  });
+
+  it("logs a throwing before-write listener and writes anyway", async () => {
+    const { stream, writes, release } = manualSink(1 << 20);
+    const errors: unknown[] = [];
+    const writer = new NdjsonWriter(stream, { logger: { error: (...args: unknown[]) => errors.push(args) } });
+    writer.onBeforeWrite(() => {
+      throw new Error("disk full");
+    });
+    writer.write("{}");
+    await tick();
+    expect(writes).toEqual(["{}\n"]);
+    expect(errors).toHaveLength(1);
+    release();
+  });
 });

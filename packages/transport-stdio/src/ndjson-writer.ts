@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import { BeforeWriteListeners, ConnectionError, ConnectionErrorKinds, type Logger } from "@acp-kit/protocol/jsonrpc";
 import { frameLine } from "./frame.js";
 
 /**
@@ -26,6 +26,8 @@ export interface NdjsonWriterOptions {
   rawWrite?: (chunk: string, callback: (error?: Error | null) => void) => boolean;
   /** Called once when a write fails or the stream errors. */
   onError?: (error: ConnectionError) => void;
+  /** Where a throwing before-write listener is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -39,6 +41,7 @@ export class NdjsonWriter {
   readonly #highWaterMark: number;
   readonly #rawWrite: (chunk: string, callback: (error?: Error | null) => void) => boolean;
   readonly #onError: ((error: ConnectionError) => void) | undefined;
+  readonly #beforeWrite: BeforeWriteListeners;
   /** Lines sent but not yet handed to the stream (coalescing). */
   #queued = "";
   #flushScheduled = false;
@@ -56,6 +59,7 @@ export class NdjsonWriter {
     this.#highWaterMark = options.highWaterMark ?? Math.max(stream.writableHighWaterMark ?? 0, 64 * 1024);
     this.#rawWrite = options.rawWrite ?? ((chunk, callback) => stream.write(chunk, callback));
     this.#onError = options.onError;
+    this.#beforeWrite = new BeforeWriteListeners(options.logger);
     stream.on("drain", this.#onDrain);
     stream.on("error", this.#onStreamError);
   }
@@ -88,6 +92,14 @@ export class NdjsonWriter {
     }
     if (this.#needDrain) return this.#drainPromise();
     return undefined;
+  }
+
+  /**
+   * Runs `listener` right before each hand-over to the stream: once per coalesced write, not
+   * once per line (see `Transport.onBeforeWrite`). Returns its removal.
+   */
+  onBeforeWrite(listener: () => void): () => void {
+    return this.#beforeWrite.add(listener);
   }
 
   /** Hand everything queued to the stream now (synchronously). */
@@ -153,6 +165,7 @@ export class NdjsonWriter {
       this.#fail(writeFailed(new Error("the output stream is closed")));
       throw this.#failure;
     }
+    this.#beforeWrite.run();
     if (!this.#rawWrite(chunk, this.#afterWrite)) this.#needDrain = true;
   }
 

@@ -184,6 +184,7 @@ class AgentProcess implements SpawnedAgent {
     this.#writer = new NdjsonWriter(child.stdin, {
       coalescing: options.writeCoalescing,
       highWaterMark: options.highWaterMark,
+      logger: this.#logger,
       onError: (error) => {
         // Usually EPIPE because the agent died: the exit report says more, so wait for it.
         this.#writeError = error;

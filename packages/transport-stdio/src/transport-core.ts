@@ -76,7 +76,7 @@ export class NdjsonTransportCore {
     return this.#finalError instanceof ConnectionError ? this.#finalError : fallback();
   }
 
-  /** The public transport: the given `start`, `send` and `close`, plus `flush` and the buffer views. */
+  /** The public transport: the given `start`, `send` and `close`, plus `flush`, `onBeforeWrite` and the buffer views. */
   transport(methods: Pick<Transport, "start" | "send" | "close">): NdjsonTransport {
     const writer = this.#writer;
     const bufferedInbound = (): number => this.#reader?.bufferedBytes ?? 0;
@@ -87,6 +87,9 @@ export class NdjsonTransportCore {
       close: methods.close,
       flush(): void {
         writer.flush();
+      },
+      onBeforeWrite(listener: () => void): () => void {
+        return writer.onBeforeWrite(listener);
       },
       get bufferedBytes() {
         return writer.bufferedBytes;

@@ -5,6 +5,7 @@
  * @module @acp-kit/protocol/jsonrpc
  */
 
+export { BeforeWriteListeners } from "./before-write.js";
 export { CANCEL_REQUEST_METHOD, type CancelRequestParams } from "./cancellation.js";
 export {
   Connection,

@@ -44,4 +44,12 @@ export interface Transport {
   close(): Promise<void>;
   /** Optional: who is on the other end, for error reports (a timeout names the command). */
   describePeer?(): TransportPeerDescription;
+  /**
+   * Optional: runs `listener` synchronously immediately before each write of queued payloads to
+   * the channel (one call per write, however many payloads it carries; a payload may reach the
+   * peer only after its write's listeners returned). Returns a function that removes it. The
+   * agent uses it to write its session store ahead of the wire (docs/sessions.md). A listener
+   * must not send on the transport; one that throws is logged and the write goes on.
+   */
+  onBeforeWrite?(listener: () => void): () => void;
 }

@@ -13,12 +13,22 @@ export interface Corkable {
 
 export class Cork {
   readonly #socket: Corkable | undefined;
+  readonly #beforeUncork: () => void;
   #corked = false;
   #uncorkScheduled = false;
 
-  /** Without a raw socket every call is a no-op. */
-  constructor(socket: Corkable | undefined) {
+  /**
+   * Without a raw socket every call is a no-op. `beforeUncork` runs right before the corked
+   * frames are handed to the operating system.
+   */
+  constructor(socket: Corkable | undefined, beforeUncork: () => void = () => {}) {
     this.#socket = socket;
+    this.#beforeUncork = beforeUncork;
+  }
+
+  /** Whether frames sent now are held until an uncork (else `send` writes them at once). */
+  get holding(): boolean {
+    return this.#corked;
   }
 
   /** Before a send: cork until the end of this event-loop turn. */
@@ -40,6 +50,7 @@ export class Cork {
   flush(): void {
     if (!this.#corked) return;
     this.#corked = false;
+    this.#beforeUncork();
     this.#socket?.uncork();
   }
 

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import {
+  BeforeWriteListeners,
   ConnectionError,
   ConnectionErrorKinds,
   rateLimitWarnings,
@@ -68,6 +69,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private paused = false;
   private readonly cork: Cork;
+  private readonly beforeWrite: BeforeWriteListeners;
   private keepalive: Keepalive | undefined;
   private timers: ActivityTimers | undefined;
   private readonly onBacklog: ((transport: NodeWebSocketTransport) => void) | undefined;
@@ -84,7 +86,8 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
     this.checkFirst = options.requireInitializeFirst ?? false;
-    this.cork = new Cork(options.rawSocket);
+    this.beforeWrite = new BeforeWriteListeners(this.logger);
+    this.cork = new Cork(options.rawSocket, () => this.beforeWrite.run());
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -194,11 +197,14 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     }
     this.cork.hold();
     if (buffered + payload.length < this.highWaterMark) {
+      // Corked, the listeners run once at the uncork; uncorked, this send is the write.
+      if (!this.cork.holding) this.beforeWrite.run();
       this.socket.send(payload);
       this.cork.sent(buffered + payload.length);
       return;
     }
     this.cork.flush();
+    this.beforeWrite.run();
     this.onBacklog?.(this);
     // Over the high-water mark: the caller waits until this frame has been handed to the OS,
     // which means everything queued before it has drained.
@@ -211,6 +217,11 @@ export class NodeWebSocketTransport implements WebSocketTransport {
         }
       });
     });
+  }
+
+  /** Runs `listener` right before each write of frames to the socket (once per corked batch). */
+  onBeforeWrite(listener: () => void): () => void {
+    return this.beforeWrite.add(listener);
   }
 
   close(code: number = CloseCodes.Normal, reason = ""): Promise<void> {
