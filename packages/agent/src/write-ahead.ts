@@ -4,7 +4,7 @@
  * no client can receive an update the store has not written yet. The hook runs once per
  * coalesced write where the transport offers `onBeforeWrite`, else before every send.
  */
-import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
+import { decorateTransport, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { SessionStore } from "./session-store.js";
 
 /**
@@ -28,14 +28,11 @@ export function writeAhead(
   const detach = transport.onBeforeWrite?.(flush);
   if (detach !== undefined) return { transport, detach };
   // A transport that cannot tell its writes: the store is written before each payload is queued.
-  const flushing: Transport = {
-    start: (sink) => transport.start(sink),
+  const flushing = decorateTransport(transport, {
     send: (payload) => {
       flush();
       return transport.send(payload);
     },
-    close: () => transport.close(),
-  };
-  if (transport.describePeer !== undefined) flushing.describePeer = transport.describePeer.bind(transport);
+  });
   return { transport: flushing, detach: () => {} };
 }

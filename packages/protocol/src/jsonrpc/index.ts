@@ -16,6 +16,7 @@ export {
   type RequestHandler,
   type RequestOptions,
 } from "./connection.js";
+export { decorateTransport } from "./decorate-transport.js";
 export { type Disposable, disposable } from "./disposable.js";
 export * from "./errors.js";
 export {

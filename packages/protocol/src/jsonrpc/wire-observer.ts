@@ -5,6 +5,7 @@
  * inbound payload and nothing per outbound one.
  */
 
+import { decorateTransport } from "./decorate-transport.js";
 import { isRecord } from "./records.js";
 import type { Transport, TransportSink } from "./transport.js";
 
@@ -112,21 +113,17 @@ export class WireObserver {
 
   /** `transport` with every outbound payload reported (inbound ones are the connection's to report). */
   observeOutbound(transport: Transport): Transport {
-    return {
-      start: (sink: TransportSink) => transport.start(sink),
+    return decorateTransport(transport, {
       send: (payload: string) => {
         this.outbound(payload);
         return transport.send(payload);
       },
-      close: () => transport.close(),
-    };
+    });
   }
 
   /** `transport` with every payload in both directions reported, for stacks that do not expose connection options. */
   observe(transport: Transport): Transport {
-    const outbound = this.observeOutbound(transport);
-    return {
-      ...outbound,
+    return decorateTransport(this.observeOutbound(transport), {
       start: (sink: TransportSink) =>
         transport.start({
           message: (payload) => {
@@ -135,7 +132,7 @@ export class WireObserver {
           },
           closed: (error) => sink.closed(error),
         }),
-    };
+    });
   }
 
   #observe(

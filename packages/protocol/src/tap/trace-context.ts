@@ -12,6 +12,7 @@
  * `tracer` one of its tracers. Without this wrapper nothing of it runs.
  */
 
+import { decorateTransport } from "../jsonrpc/decorate-transport.js";
 import { isRecord } from "../jsonrpc/records.js";
 import type { Transport, TransportSink } from "../jsonrpc/transport.js";
 
@@ -205,7 +206,7 @@ class Tracing {
 /** `transport` with trace context propagated and spans around requests and turns (see above). */
 export function traceTransport(transport: Transport, options: TraceContextOptions): Transport {
   const tracing = new Tracing(options);
-  return {
+  return decorateTransport(transport, {
     start: (sink: TransportSink) =>
       transport.start({
         message: (payload) => {
@@ -218,6 +219,5 @@ export function traceTransport(transport: Transport, options: TraceContextOption
         },
       }),
     send: (payload: string) => transport.send(tracing.outbound(payload)),
-    close: () => transport.close(),
-  };
+  });
 }
