@@ -79,9 +79,10 @@ const wsTurn: CaseSpec = {
   what: [
     "ours: `createAcpWebSocketServer` serving a `defineAgent` agent; `connectWebSocket` + `connectToAgent`, iterating the turn.",
     "sdk: `AcpServer` + `createNodeWebSocketUpgradeHandler` serving the v2 `agent()` app; `createWebSocketStream` + `client()` + `buildSession().start()` + `ActiveSession.nextUpdate()`. Server and client run in separate processes on 127.0.0.1; 5,000-chunk warm-up turn first.",
+    "raw (the floor): the `ws` library alone on both sides, `JSON.stringify` / `JSON.parse` per message, one text frame per message, a burst's frames corked into ~64 KiB socket writes.",
   ],
   script: "ws-turn.ts",
-  sides: ["ours", "sdk"],
+  sides: ["ours", "sdk", "raw"],
   rows: [
     {
       label: "throughput vs SDK",
@@ -90,6 +91,20 @@ const wsTurn: CaseSpec = {
       ours: { side: "ours", figure: "msgPerSec" },
       theirs: { side: "sdk", figure: "msgPerSec" },
       target: 4,
+    },
+    {
+      label: "raw floor vs SDK (the ceiling of ours vs SDK)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "raw", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+    },
+    {
+      label: "throughput vs raw floor",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "raw", figure: "msgPerSec" },
     },
     {
       label: "server peak RSS vs SDK",
@@ -139,10 +154,11 @@ const turnLatency: CaseSpec = {
   title: "2,000 sequential trivial turns (prompt → idle end_turn) over stdio, full stacks, after warm-up",
   what: [
     "The stacks of stdio-turn; each turn asks for no chunks: running, the user message, the answer, idle. Latency from sending the prompt to the turn's end as the client sees it.",
+    "raw (the floor): no library on either side, the same bytes in one write each way, as in stdio-turn: the two pipe hops every stack pays.",
     "Both stacks get faster for the first ~2,500 turns of a process (the optimizing compiler reaches more of each stack's code): the headline rows are the 2,000 turns after 3,000 warm-up turns; the cold rows are turns 200 to 2,200 of the same processes, for reference.",
   ],
   script: "turn-latency.ts",
-  sides: ["ours", "sdk"],
+  sides: ["ours", "sdk", "raw"],
   rows: [
     {
       label: "p50 latency vs SDK",
@@ -159,6 +175,20 @@ const turnLatency: CaseSpec = {
       ours: { side: "ours", figure: "p99Us" },
       theirs: { side: "sdk", figure: "p99Us" },
       target: 0.4,
+    },
+    {
+      label: "raw floor p50 vs SDK (the floor of ours vs SDK)",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "raw", figure: "p50Us" },
+      theirs: { side: "sdk", figure: "p50Us" },
+    },
+    {
+      label: "p50 latency vs raw floor",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "ours", figure: "p50Us" },
+      theirs: { side: "raw", figure: "p50Us" },
     },
     {
       label: "cold p50 latency vs SDK (turns 200–2,200)",

@@ -3,10 +3,11 @@
 // time from sending the prompt to the turn's end. Both stacks keep getting faster for the first
 // ~2,500 turns of a process, as the optimizing compiler reaches more of their code, so the headline
 // figures are the 2,000 turns after 3,000 warm-up turns, and the cold ones turns 200 to 2,200 of
-// the same process. The agents do not report their RSS after each turn here (a system call and a
+// the same process. The floor: no library on either side (the raw agent and client of stdio-turn,
+// the same bytes in one write each way): what any stack pays for the two pipe hops. The agents do not report their RSS after each turn here (a system call and a
 // stderr line per turn, on both sides).
 
-import { AgentRss, oursOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
+import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
 import type { TurnClient } from "../full/turn-client.js";
 import { type Figures, quick, runSide } from "./side.js";
 
@@ -46,4 +47,5 @@ async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Fi
 await runSide({
   ours: () => measure((rss) => oursOverStdio("ours", rss)),
   sdk: () => measure((rss) => sdkOverStdio("sdk", rss)),
+  raw: () => measure((rss) => rawOverStdio("raw-64k", rss)),
 });

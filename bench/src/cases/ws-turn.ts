@@ -3,6 +3,8 @@
 //   ours  createAcpWebSocketServer + defineAgent; connectWebSocket + connectToAgent iterating the turn
 //   sdk   AcpServer + its Node upgrade handler + v2 agent(); createWebSocketStream + client() +
 //         buildSession().start() + ActiveSession.nextUpdate()
+//   raw   the floor: `ws` alone on both sides, JSON.stringify / JSON.parse per message, one text
+//         frame per message, a burst's frames corked into 64 KiB socket writes
 import { connectClient, startServer, type WsStack } from "../full/ws-spawn.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
@@ -22,4 +24,4 @@ async function measure(stack: WsStack): Promise<Figures> {
   return { msgPerSec: CHUNKS / seconds, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
 }
 
-await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk") });
+await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk"), raw: () => measure("raw") });

@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { TurnClient } from "./turn-client.js";
 
-export type WsStack = "ours" | "sdk";
+/** `raw`: the floor, no ACP library on either side (`ws-server-raw.ts`, `ws-raw-client.ts`). */
+export type WsStack = "ours" | "sdk" | "raw";
 
 export interface WsServer {
   url: string;
@@ -43,6 +44,10 @@ export async function connectClient(stack: WsStack, url: string): Promise<TurnCl
     const { connectWebSocket } = await import("@acp-kit/transport-ws/node");
     const { oursTurnClient } = await import("./ours-client.js");
     return oursTurnClient(await connectWebSocket(url));
+  }
+  if (stack === "raw") {
+    const { rawWsTurnClient } = await import("./ws-raw-client.js");
+    return rawWsTurnClient(url);
   }
   const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
   const { WebSocket } = await import("ws");

@@ -1,0 +1,87 @@
+// Benchmark server process without an ACP library: the floor on a WebSocket. `ws` only, the same
+// prompt turn and bytes as the raw stdio agent, `JSON.stringify` per message, one text frame per
+// message; the frames of a burst go out in one socket write (corked until 64 KiB or the end).
+import { createServer } from "node:http";
+import { type WebSocket, WebSocketServer } from "ws";
+import { chunksAsked, chunkText } from "./workload.js";
+import { serveUntilStdinEnds } from "./ws-serve.js";
+
+const BATCH_BYTES = 64 * 1024;
+let nextId = 0;
+
+function sender(socket: WebSocket) {
+  const raw = (socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+  let corked = 0;
+  const flush = async (): Promise<void> => {
+    if (corked === 0) return;
+    corked = 0;
+    raw.uncork();
+    // Wait for the socket to take it when a reader is slow (the frames of one burst are buffered).
+    if (socket.bufferedAmount > BATCH_BYTES) await new Promise<void>((resolve) => socket.send("", resolve));
+  };
+  const send = async (message: unknown): Promise<void> => {
+    const text = JSON.stringify(message);
+    if (corked === 0) raw.cork();
+    corked += text.length;
+    socket.send(text);
+    if (corked >= BATCH_BYTES) await flush();
+  };
+  return { send, flush };
+}
+
+async function prompt(
+  { send }: ReturnType<typeof sender>,
+  id: unknown,
+  params: { sessionId: string; prompt: { type: string; text?: string }[] },
+): Promise<void> {
+  const update = (u: unknown) =>
+    send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: params.sessionId, update: u } });
+  const count = chunksAsked(params.prompt.map((b) => b.text ?? "").join(""));
+  const messageId = `u${nextId++}`;
+  await update({ sessionUpdate: "state_update", state: "running" });
+  await update({ sessionUpdate: "user_message", messageId, content: params.prompt });
+  await send({ jsonrpc: "2.0", id, result: { messageId } });
+  const replyId = `a${nextId++}`;
+  for (let i = 0; i < count; i++) {
+    await update({
+      sessionUpdate: "agent_message_chunk",
+      messageId: replyId,
+      content: { type: "text", text: chunkText(i) },
+    });
+  }
+  await update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+}
+
+const wss = new WebSocketServer({ noServer: true });
+wss.on("connection", (socket) => {
+  const out = sender(socket);
+  socket.on("message", async (data) => {
+    const request = JSON.parse(String(data)) as { id?: unknown; method: string; params: never };
+    if (request.id === undefined) return;
+    if (request.method === "initialize") {
+      await out.send({
+        jsonrpc: "2.0",
+        id: request.id,
+        result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: { session: {} } },
+      });
+    } else if (request.method === "session/new") {
+      await out.send({ jsonrpc: "2.0", id: request.id, result: { sessionId: `s${nextId++}` } });
+    } else if (request.method === "session/prompt") {
+      await prompt(out, request.id, request.params);
+    } else {
+      await out.send({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "Method not found" } });
+    }
+    await out.flush();
+  });
+});
+const http = createServer((_request, response) => response.writeHead(404).end());
+http.on("upgrade", (request, socket, head) =>
+  wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws)),
+);
+await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+const { port } = http.address() as { port: number };
+serveUntilStdinEnds(`ws://127.0.0.1:${port}/acp`, async () => {
+  wss.close();
+  http.closeAllConnections();
+  await new Promise((resolve) => http.close(resolve));
+});
