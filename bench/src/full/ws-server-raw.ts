@@ -2,6 +2,7 @@
 // prompt turn and bytes as the raw stdio agent, `JSON.stringify` per message, one text frame per
 // message; the frames of a burst go out in one socket write (corked until 64 KiB or the end).
 import { createServer } from "node:http";
+import type { Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import { chunksAsked, chunkText } from "./workload.js";
 import { serveUntilStdinEnds } from "./ws-serve.js";
@@ -10,14 +11,14 @@ const BATCH_BYTES = 64 * 1024;
 let nextId = 0;
 
 function sender(socket: WebSocket) {
-  const raw = (socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+  const raw = (socket as unknown as { _socket: Socket })._socket;
   let corked = 0;
   const flush = async (): Promise<void> => {
     if (corked === 0) return;
     corked = 0;
     raw.uncork();
-    // Wait for the socket to take it when a reader is slow (the frames of one burst are buffered).
-    if (socket.bufferedAmount > BATCH_BYTES) await new Promise<void>((resolve) => socket.send("", resolve));
+    // A slow reader: wait until the socket took what is buffered.
+    if (raw.writableNeedDrain) await new Promise((resolve) => raw.once("drain", resolve));
   };
   const send = async (message: unknown): Promise<void> => {
     const text = JSON.stringify(message);
