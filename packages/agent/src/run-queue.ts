@@ -99,7 +99,7 @@ export class RunQueue {
     if (run === undefined || run.ended) return Promise.resolve();
     if (!run.cancelRequested) {
       run.cancelRequested = true;
-      run.controller.abort(reason);
+      run.abort(reason);
       run.abortPendingRequests();
       const { logger, sessionId, cancelGracePeriodMs } = this.#host;
       run.graceTimer = setTimeout(() => {
@@ -189,7 +189,7 @@ export class RunQueue {
     this.#host.runEnding(run, stop);
     run.ended = true;
     run.abortPendingRequests();
-    if (!run.controller.signal.aborted) run.controller.abort(TURN_ENDED);
+    run.abort(TURN_ENDED);
     this.#current = undefined;
     this.#host.runEnded(stop);
     run.settle(stop.stopReason);

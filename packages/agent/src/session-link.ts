@@ -14,6 +14,9 @@ import type { SessionRecord, SessionStore } from "./session-store.js";
 import type { UpdateSender } from "./update-sender.js";
 import type { WorkRun } from "./work-run.js";
 
+/** A connection gone: updates are only recorded, so the history reads as if the client saw them. */
+const OFFLINE = { deliver: false } as const;
+
 export interface LinkServices {
   readonly peer: Peer;
   readonly sender: UpdateSender;
@@ -54,7 +57,9 @@ export class SessionLink {
 
   /** The way out for every update: sent, or only recorded once the connection is gone. */
   deliver(update: SessionUpdate): Promise<void> {
-    return this.#services.sender.send(this.#sessionId, update, this.offline ? { deliver: false } : {});
+    return this.offline
+      ? this.#services.sender.send(this.#sessionId, update, OFFLINE)
+      : this.#services.sender.send(this.#sessionId, update);
   }
 
   /** Engine-owned updates never throw at the caller: a failure here is logged. */

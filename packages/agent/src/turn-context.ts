@@ -218,7 +218,7 @@ export class TurnContext extends UpdateEmitter implements Turn {
     return (this.#text ??= promptText(this.prompt));
   }
   get signal(): AbortSignal {
-    return this.#run.controller.signal;
+    return this.#run.signal;
   }
   get active(): boolean {
     return !this.#run.ended;

@@ -10,6 +10,10 @@ import type { SessionStore } from "./session-store.js";
 /** Updates that are not history: foreground snapshots and notices are never replayed. */
 const LIVE_ONLY: ReadonlySet<string> = new Set(["state_update", "notice"]);
 
+/** One settled promise for every send the transport took at once (no allocation per update). */
+const SENT: Promise<void> = Promise.resolve();
+const NO_OPTIONS: { record?: boolean; deliver?: boolean } = {};
+
 export class UpdateSender {
   readonly #peer: Peer;
   readonly #store: SessionStore;
@@ -34,20 +38,24 @@ export class UpdateSender {
    * `record: false`: a replay, already in the history. `deliver: false`: the connection is gone,
    * the update is only recorded, so the history still reads as if the client had seen it.
    */
-  send(sessionId: string, update: SessionUpdate, options: { record?: boolean; deliver?: boolean } = {}): Promise<void> {
+  send(
+    sessionId: string,
+    update: SessionUpdate,
+    options: { record?: boolean; deliver?: boolean } = NO_OPTIONS,
+  ): Promise<void> {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
     if (options.record !== false && !LIVE_ONLY.has(update.sessionUpdate)) this.record(sessionId, update);
-    if (options.deliver === false) return Promise.resolve();
+    if (options.deliver === false) return SENT;
     try {
       const sent = this.#peer.notify("session/update", params);
-      if (sent === undefined) return Promise.resolve();
+      if (sent === undefined) return SENT;
       return Promise.resolve(sent).catch((error: unknown) =>
         this.#logger.debug?.("session/update not delivered", { sessionId, error }),
       );
     } catch (error) {
       this.#logger.debug?.("session/update not delivered", { sessionId, error });
-      return Promise.resolve();
+      return SENT;
     }
   }
 

@@ -18,7 +18,9 @@ export interface FollowUp {
 }
 
 export class WorkRun {
-  readonly controller = new AbortController();
+  /** Created when the signal is first read: most handlers never read it (one fewer object per turn). */
+  #controller: AbortController | undefined;
+  #aborted: { reason: unknown } | undefined;
   /** Set once the idle state_update was sent (only recorded, if the connection went away): nothing more goes out. */
   ended = false;
   /** The client (or close) asked to stop it; its stop reason will be `cancelled`. */
@@ -44,6 +46,26 @@ export class WorkRun {
     let force!: () => void;
     this.forced = new Promise((resolve) => (force = () => resolve({ kind: "forced" })));
     this.forceEnd = force;
+  }
+
+  /** The run's abort signal (`turn.signal`); already aborted, with the reason, when read after `abort`. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted !== undefined) this.#controller.abort(this.#aborted.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted !== undefined;
+  }
+
+  /** Aborts the run's signal with `reason` (the first reason wins). */
+  abort(reason: unknown): void {
+    if (this.#aborted !== undefined) return;
+    this.#aborted = { reason };
+    this.#controller?.abort(reason);
   }
 
   settle(reason: StopReason): void {
