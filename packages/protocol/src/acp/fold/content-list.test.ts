@@ -125,7 +125,11 @@ describe("ContentList keepReads", () => {
         const kept = new ContentList({ keepReads: true });
         const plain = new ContentList();
         for (const s of steps) {
-          if ("push" in s) for (const b of s.push) [kept, plain].forEach((list) => list.push(b));
+          if ("push" in s)
+            for (const b of s.push) {
+              kept.push(b);
+              plain.push(b);
+            }
           else if ("replace" in s) expect(kept.replace(s.replace)).toBe(plain.replace(s.replace));
           else expect(kept.toArray()).toEqual(plain.toArray());
         }
