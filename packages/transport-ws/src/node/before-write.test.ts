@@ -63,5 +63,6 @@ describe("NodeWebSocketTransport onBeforeWrite", () => {
     await transport.send("abc");
     expect(events.indexOf("listener")).toBeLessThan(events.indexOf("send abc"));
     expect(events.indexOf("listener")).toBeLessThan(events.indexOf("uncork"));
+    expect(events.filter((event) => event === "listener")).toHaveLength(1);
   });
 });

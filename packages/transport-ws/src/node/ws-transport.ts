@@ -203,8 +203,9 @@ export class NodeWebSocketTransport implements WebSocketTransport {
       this.cork.sent(buffered + payload.length);
       return;
     }
-    this.cork.flush();
-    this.beforeWrite.run();
+    // The uncork runs the listeners once; without a cork, this send is the write.
+    if (this.cork.holding) this.cork.flush();
+    else this.beforeWrite.run();
     this.onBacklog?.(this);
     // Over the high-water mark: the caller waits until this frame has been handed to the OS,
     // which means everything queued before it has drained.
