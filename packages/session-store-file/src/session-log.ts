@@ -143,8 +143,7 @@ export class LogAppender {
     const text = this.#pending;
     this.#pending = "";
     try {
-      const written = writeSync(this.#fd, text);
-      if (written < text.length || written < Buffer.byteLength(text)) writeRest(this.#fd, Buffer.from(text), written);
+      writeAll(this.#fd, text);
     } catch (error) {
       // The next chunk must not continue a run whose first line is lost.
       this.#lines.reset();
@@ -177,8 +176,20 @@ export class LogAppender {
   }
 }
 
-function writeRest(fd: number, bytes: Buffer, from: number): void {
-  for (let written = from; written < bytes.length; ) written += writeSync(fd, bytes, written);
+/**
+ * Writes all of `text`: a `write` may take less than it was given (a full disk, a signal), and a
+ * log line must never be left half-written while later ones follow. The string is written as it
+ * is (one call, nearly always all of it); only the rest of a short write is encoded again.
+ * Returns the bytes.
+ */
+function writeAll(fd: number, text: string): number {
+  let written = writeSync(fd, text);
+  const total = Buffer.byteLength(text);
+  if (written < total) {
+    const bytes = Buffer.from(text);
+    while (written < total) written += writeSync(fd, bytes, written);
+  }
+  return total;
 }
 
 export function writeLogAtomically(
@@ -197,11 +208,11 @@ export function writeLogAtomically(
     for (const update of history) {
       chunk += lines.line(update);
       if (chunk.length >= 65536) {
-        bytes += writeSync(fd, chunk);
+        bytes += writeAll(fd, chunk);
         chunk = "";
       }
     }
-    if (chunk.length > 0) bytes += writeSync(fd, chunk);
+    if (chunk.length > 0) bytes += writeAll(fd, chunk);
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
