@@ -77,9 +77,7 @@ function conform(manifest, dir) {
   next.homepage = `${rootManifest.homepage.replace(/#.*$/, "")}/tree/main/${dir}#readme`;
   next.bugs = rootManifest.bugs;
   if (next.exports && typeof next.exports === "object") {
-    next.exports = Object.fromEntries(
-      Object.entries(next.exports).map(([subpath, entry]) => [subpath, withDefaultCondition(entry)]),
-    );
+    next.exports = mapEntries(next.exports, withDefaultCondition);
   }
   if (hasNodeBundle(next)) {
     if (next.exports && typeof next.exports === "object") next.exports = mapEntries(next.exports, withNodeCondition);
