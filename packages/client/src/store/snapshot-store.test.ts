@@ -147,19 +147,21 @@ const metaCases: Case[] = [
   },
 ];
 
+/** A tool call with nothing set: the protocol defaults. */
+const DEFAULT_CALL = {
+  type: "tool_call",
+  toolCallId: "t",
+  kind: "other",
+  status: "pending",
+  content: [],
+  locations: [],
+};
+
 const toolCases: Case[] = [
   {
     name: "first tool_call_update creates the call with protocol defaults",
     updates: [u({ sessionUpdate: "tool_call_update", toolCallId: "t" })],
-    check: (s) =>
-      expect(s.toolCalls.get("t")).toEqual({
-        type: "tool_call",
-        toolCallId: "t",
-        kind: "other",
-        status: "pending",
-        content: [],
-        locations: [],
-      }),
+    check: (s) => expect(s.toolCalls.get("t")).toEqual(DEFAULT_CALL),
   },
   {
     name: "fields are patched: absent keeps, value replaces",
@@ -213,15 +215,7 @@ const toolCases: Case[] = [
         capabilities: null,
       }),
     ],
-    check: (s) =>
-      expect(s.toolCalls.get("t")).toEqual({
-        type: "tool_call",
-        toolCallId: "t",
-        kind: "other",
-        status: "pending",
-        content: [],
-        locations: [],
-      }),
+    check: (s) => expect(s.toolCalls.get("t")).toEqual(DEFAULT_CALL),
   },
   {
     name: "content chunks append; a later content replaces; later chunks append again",
