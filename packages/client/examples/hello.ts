@@ -1,14 +1,10 @@
-// Spawns an ACP agent, sends one prompt, prints the streamed reply and the stop reason.
 import { connectToAgent, selectPermissionOption, textOf } from "@acp-kit/client";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 
 const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  console.error("usage: tsx packages/client/examples/hello.ts <agent command> [args...]");
-  process.exit(2);
-}
-const agent = spawnAgent(command, args, { stderr: "inherit" });
 try {
+  if (!command) throw new Error("usage: tsx packages/client/examples/hello.ts <agent command> [args...]");
+  await using agent = spawnAgent(command, args, { stderr: "inherit" }); // shut down when the block is left
   const client = await connectToAgent(agent.transport, {
     info: { name: "hello-client", version: "1.0.0" },
     handlers: { requestPermission: (request) => selectPermissionOption(request, "allow_once") },
@@ -18,10 +14,7 @@ try {
     if (update.sessionUpdate === "agent_message_chunk") process.stdout.write(textOf([update.content]));
   }
   console.log(`\n[stop reason: ${(await turn.done).stopReason ?? "not reported"}]`);
-  await client.close();
 } catch (error) {
   console.error(`hello: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 1;
-} finally {
-  await agent.shutdown();
 }

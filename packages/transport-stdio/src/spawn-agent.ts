@@ -53,7 +53,7 @@ export interface SpawnAgentOptions {
   logger?: Logger;
 }
 
-export interface SpawnedAgent {
+export interface SpawnedAgent extends AsyncDisposable {
   /** The client's end of the connection. `close()` runs the shutdown ladder. */
   readonly transport: NdjsonTransport;
   readonly child: ChildProcessWithoutNullStreams;
@@ -65,6 +65,8 @@ export interface SpawnedAgent {
   kill(signal?: NodeJS.Signals): void;
   /** Close the transport (shutdown ladder) and wait for the process to exit. */
   shutdown(): Promise<AgentExit>;
+  /** `shutdown()`, so that `await using agent = spawnAgent(...)` ends the agent with its scope. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** Extra time given to a dead agent's stdout to reach end-of-file (a grandchild may hold it open). */
@@ -214,6 +216,10 @@ class AgentProcess implements SpawnedAgent {
     await this.transport.close();
     return this.exited;
   };
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.shutdown();
+  }
 
   #start(sink: TransportSink): void {
     if (!this.#core.attach(sink)) return;

@@ -20,6 +20,29 @@ describe("spawnAgent", () => {
     expect(agent.stderrTail()).toContain("echo-agent: stdin closed");
   });
 
+  it("shuts the agent down when an `await using` block is left, normally or by a throw", async () => {
+    let spawned: ReturnType<typeof spawnFixture> | undefined;
+    const thrown = await (async () => {
+      await using agent = spawnFixture("echo-agent.mjs");
+      spawned = agent;
+      const connection = new Connection(agent.transport);
+      connection.listen();
+      expect(await connection.request("echo", { n: 1 })).toEqual({ n: 1 });
+      throw new Error("the block failed");
+    })().catch((error: unknown) => error);
+    expect((thrown as Error).message).toBe("the block failed");
+    // Disposal ran before the error reached the caller: the process has already exited.
+    expect(await isPending(spawned!.exited)).toBe(false);
+    expect(await spawned!.exited).toEqual({ code: 0, signal: null });
+    expect(spawned!.stderrTail()).toContain("echo-agent: stdin closed");
+
+    const { exited } = await (async () => {
+      await using agent = spawnFixture("echo-agent.mjs");
+      return { exited: agent.exited };
+    })();
+    expect(await isPending(exited)).toBe(false);
+  });
+
   it("rejects the pending request with the exit code and the stderr tail when the agent crashes", async () => {
     const agent = spawnFixture("echo-agent.mjs");
     const connection = new Connection(agent.transport);

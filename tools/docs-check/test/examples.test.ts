@@ -46,9 +46,9 @@ const runs: Run[] = [
   {
     example: "packages/client/examples/hello.ts",
     argv: ["tsx", "packages/client/examples/hello.ts"],
-    expect: /^usage: tsx packages\/client\/examples\/hello\.ts <agent command>/,
+    expect: /^hello: usage: tsx packages\/client\/examples\/hello\.ts <agent command>/,
     stream: "stderr",
-    exitCode: 2,
+    exitCode: 1,
   },
   {
     example: "packages/client/examples/hello.ts",
