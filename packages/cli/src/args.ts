@@ -1,5 +1,7 @@
 /** The command line of `acp-kit` (pure: unit-tested). */
 
+import { LocalError } from "@acp-kit/protocol/jsonrpc";
+
 export const USAGE = `Usage:
   acp-kit check agent [options] -- <agent command...>      conformance of an agent (fresh process per scenario)
   acp-kit check client [options] -- <client command...>     conformance of a client; {agent} in its command
@@ -53,7 +55,8 @@ export interface Flags {
   open: boolean;
 }
 
-export class UsageError extends Error {
+/** A command line `acp-kit` cannot run (exit code 2, with the usage). */
+export class UsageError extends LocalError {
   override readonly name = "UsageError";
 }
 

@@ -112,16 +112,24 @@ export class LogAppender {
   #pending = "";
   readonly #lines = new UpdateLineWriter();
   #closed = false;
-  /** Bytes in the log (queued lines included), and right after its last rewrite (compaction decides on these). */
-  bytes: number;
+  /** Bytes in the log file: counted as written (UTF-8), so a failed write adds none. */
+  #written: number;
+  /** The log's size right after its last rewrite (compaction decides on it and on `bytes`). */
   rewrittenBytes: number;
   constructor(
     readonly path: string,
     bytes: number,
   ) {
     this.#fd = openSync(path, "a");
-    this.bytes = bytes;
+    this.#written = bytes;
     this.rewrittenBytes = bytes;
+  }
+  /**
+   * The log's size with the queued lines: exact in bytes once they are written; while queued they
+   * count one per UTF-16 unit (never more than their bytes), which spares an encoding per line.
+   */
+  get bytes(): number {
+    return this.#written + this.#pending.length;
   }
   /** Whether lines are queued (not written yet). */
   get queued(): boolean {
@@ -134,7 +142,6 @@ export class LogAppender {
   /** Queues a line; writes the queue at once once it reached GROUP_COMMIT_BYTES. */
   append(line: string): void {
     this.#pending += line;
-    this.bytes += line.length;
     if (this.#pending.length >= GROUP_COMMIT_BYTES) this.flush();
   }
   /** Writes the queued lines now, in one `write` (more only after a short one). A failed write drops them. */
@@ -143,7 +150,7 @@ export class LogAppender {
     const text = this.#pending;
     this.#pending = "";
     try {
-      writeAll(this.#fd, text);
+      this.#written += writeAll(this.#fd, text);
     } catch (error) {
       // The next chunk must not continue a run whose first line is lost.
       this.#lines.reset();
@@ -171,7 +178,7 @@ export class LogAppender {
     const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
-    this.bytes = bytes;
+    this.#written = bytes;
     this.rewrittenBytes = bytes;
   }
 }

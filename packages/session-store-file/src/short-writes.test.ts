@@ -54,6 +54,21 @@ describe("short writes", () => {
     expect(readLog(path)?.skipped).toBe(0);
   });
 
+  it("counts the log's bytes as written, outside ASCII too (the compaction decides on them)", () => {
+    dir = mkdtempSync(join(tmpdir(), "acp-short-"));
+    const path = join(dir, "s.jsonl");
+    fs.writeFileSync(path, recordLine(record));
+    const log = new LogAppender(path, fs.statSync(path).size);
+    for (const text of texts) log.appendUpdate(chunk(text));
+    short.on = true;
+    log.flush();
+    short.on = false;
+    expect(log.bytes).toBe(fs.statSync(path).size);
+    for (const text of texts) log.append(`${JSON.stringify({ c: text })}\n`);
+    log.close();
+    expect(log.bytes).toBe(fs.statSync(path).size);
+  });
+
   it("a compaction writes every byte of the folded log", () => {
     dir = mkdtempSync(join(tmpdir(), "acp-short-"));
     const path = join(dir, "s.jsonl");
