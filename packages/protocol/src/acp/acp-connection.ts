@@ -100,6 +100,7 @@ export class AcpConnection<S extends AcpSide> {
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.#refuse = options.refuseUnadvertised ?? unadvertisedRefusal;
     const connectionOptions: ConnectionOptions = { logger: options.logger ?? {}, requestIds: ACP_REQUEST_IDS };
+    if (tables.encodeNotification !== undefined) connectionOptions.encodeNotification = tables.encodeNotification;
     if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
     if (options.tap !== undefined) connectionOptions.tap = options.tap;
     if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;

@@ -15,8 +15,10 @@ import * as start from "../generated/client-decoders.js";
 import * as generated from "../generated/decoders.js";
 import type * as deferred from "../generated/deferred-decoders.js";
 import type { ClientCapabilities } from "../generated/types.js";
+import type { NotificationEncoder } from "../jsonrpc/connection-types.js";
 import { type Advertised, isAdvertised } from "./advertised.js";
 import { REQUIREMENTS } from "./capabilities.js";
+import { encodeTextChunk } from "./chunk-encoding.js";
 import { readInitializeParams } from "./initialize.js";
 import type { MissingCapability } from "./missing-capability.js";
 import type { AcpSide, HandledNotifications, HandledRequests, SentRequests } from "./sides.js";
@@ -59,6 +61,8 @@ export interface SideTables<S extends AcpSide> {
   readonly sentParams: ParamsDecoders<SentRequests<S>>;
   /** Called with the capabilities this side advertises in `initialize`: loads the deferred decoders they call for. */
   readonly prepare?: (capabilities: ClientCapabilities) => void;
+  /** The fast serializer of what this side sends most (the agent's text chunks; see `chunk-encoding.ts`). */
+  readonly encodeNotification?: NotificationEncoder;
 }
 
 const MISSING = "No generated decoders: run the protocol codegen";
@@ -85,6 +89,7 @@ export function agentSideTables(): SideTables<"agent"> {
     },
     handledRequirements: REQUIREMENTS,
     sentRequirements: REQUIREMENTS,
+    encodeNotification: encodeTextChunk,
   };
   return agentTables;
 }

@@ -27,7 +27,16 @@ export interface ConnectionOptions {
    * with -32600. A protocol on top may narrow it (ACP's typed connection passes `ACP_REQUEST_IDS`).
    */
   requestIds?: RequestIdRule;
+  /**
+   * A faster serializer for the notifications a protocol on top sends most (ACP's typed
+   * connection passes one for text chunks). It returns the whole payload, byte for byte what
+   * `JSON.stringify` of the message gives, or `undefined` to leave the message to `JSON.stringify`.
+   */
+  encodeNotification?: NotificationEncoder;
 }
+
+/** See `ConnectionOptions.encodeNotification`. */
+export type NotificationEncoder = (method: string, params: unknown) => string | undefined;
 
 export interface RequestOptions {
   /** Aborting sends `$/cancel_request` and rejects the call at once with `RequestAbortedError`. */

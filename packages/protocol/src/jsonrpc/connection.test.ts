@@ -271,6 +271,27 @@ describe("Connection: inbound error mapping", () => {
     await peer.connection.close();
   });
 
+  it("sends what encodeNotification returns, and JSON.stringify's payload where it returns undefined", async () => {
+    const seen: [string, unknown][] = [];
+    const peer = createRawPeer({
+      encodeNotification: (method, params) => {
+        seen.push([method, params]);
+        return method === "fast" ? `{"jsonrpc":"2.0","method":"fast","params":{"via":"encoder"}}` : undefined;
+      },
+    });
+    await peer.connection.notify("fast", { via: "stringify" });
+    await peer.connection.notify("slow", { via: "stringify" });
+    expect(await peer.waitFor(2)).toEqual([
+      { jsonrpc: "2.0", method: "fast", params: { via: "encoder" } },
+      { jsonrpc: "2.0", method: "slow", params: { via: "stringify" } },
+    ]);
+    expect(seen).toEqual([
+      ["fast", { via: "stringify" }],
+      ["slow", { via: "stringify" }],
+    ]);
+    await peer.connection.close();
+  });
+
   it("refuses to send unserializable params with a local invalid_outgoing error", async () => {
     const peer = createRawPeer();
     const cyclic: Record<string, unknown> = {};

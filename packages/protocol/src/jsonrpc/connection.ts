@@ -26,6 +26,7 @@ import { WireObserver } from "./wire-observer.js";
 export type {
   ConnectionOptions,
   NotificationContext,
+  NotificationEncoder,
   NotificationHandler,
   RequestContext,
   RequestHandler,
@@ -58,7 +59,14 @@ export class Connection {
       options.maxPendingHandlers ?? DEFAULT_MAX_PENDING_HANDLERS,
       () => this.#pending.size > 0,
     );
-    this.#outbound = new Outbound(this.#transport, this.#pending, this.#gate, this.#lifecycle, this.#logger);
+    this.#outbound = new Outbound(
+      this.#transport,
+      this.#pending,
+      this.#gate,
+      this.#lifecycle,
+      this.#logger,
+      options.encodeNotification,
+    );
     this.#inbound = new Inbound({
       connection: this,
       transport: this.#transport,

@@ -11,6 +11,7 @@ export {
   Connection,
   type ConnectionOptions,
   type NotificationContext,
+  type NotificationEncoder,
   type NotificationHandler,
   type RequestContext,
   type RequestHandler,

@@ -3,7 +3,7 @@
  * notifications, with every write failure turned into the `ConnectionError` its caller sees.
  */
 import { CANCEL_REQUEST_METHOD } from "./cancellation.js";
-import { describeError, type RequestOptions } from "./connection-types.js";
+import { describeError, type NotificationEncoder, type RequestOptions } from "./connection-types.js";
 import { ConnectionError, ConnectionErrorKinds, RequestAbortedError } from "./errors.js";
 import type { InboundGate } from "./inbound-gate.js";
 import type { ConnectionLifecycle } from "./lifecycle.js";
@@ -21,6 +21,7 @@ export class Outbound {
   readonly #gate: InboundGate;
   readonly #lifecycle: ConnectionLifecycle;
   readonly #logger: Logger;
+  readonly #encode: NotificationEncoder | undefined;
 
   constructor(
     transport: Transport,
@@ -28,12 +29,14 @@ export class Outbound {
     gate: InboundGate,
     lifecycle: ConnectionLifecycle,
     logger: Logger,
+    encode: NotificationEncoder | undefined,
   ) {
     this.#transport = transport;
     this.#pending = pending;
     this.#gate = gate;
     this.#lifecycle = lifecycle;
     this.#logger = logger;
+    this.#encode = encode;
   }
 
   request<Result>(
@@ -73,7 +76,9 @@ export class Outbound {
     if (this.#lifecycle.isClosed) return Promise.reject(this.#lifecycle.rejection());
     let payload: string;
     try {
-      payload = JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+      payload =
+        this.#encode?.(method, params) ??
+        JSON.stringify(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
     } catch (error) {
       return Promise.reject(unserializable(method, error));
     }
