@@ -28,10 +28,33 @@ export class AgentRss {
   constructor(options: { reports?: boolean } = {}) {
     this.reports = options.reports ?? true;
   }
+  #reported = 0;
+  #waiting: { turns: number; resolve: () => void }[] = [];
   line(text: string): void {
     const match = /^BENCH_PEAK_RSS (\d+)$/.exec(text);
-    if (match) this.peak = Math.max(this.peak, Number(match[1]));
-    else if (text.trim() !== "") process.stderr.write(`[agent] ${text}\n`);
+    if (!match) {
+      if (text.trim() !== "") process.stderr.write(`[agent] ${text}\n`);
+      return;
+    }
+    this.peak = Math.max(this.peak, Number(match[1]));
+    this.#reported++;
+    this.#waiting = this.#waiting.filter((w) => (w.turns <= this.#reported ? void w.resolve() : true));
+  }
+  /** The peak once the agent reported `turns` turns (stderr can lag behind the turn's end on stdout). */
+  async peakAfter(turns: number, timeoutMs = 10_000): Promise<number> {
+    if (this.#reported < turns) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => this.#waiting.push({ turns, resolve })),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the agent reported ${this.#reported} of ${turns} turns`)),
+            timeoutMs,
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
+    }
+    return this.peak;
   }
 }
 
