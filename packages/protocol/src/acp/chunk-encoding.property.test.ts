@@ -74,6 +74,22 @@ describe("encodeTextChunk", () => {
     );
   });
 
+  it("reuses a message's payload head only for the same session, kind and message", () => {
+    // Few distinct values, so that consecutive chunks share some fields and differ in others.
+    const small = fc.constantFrom("a", "b", 'q"');
+    const chunk = fc.tuple(small, chunkKind, small, text).map(([sessionId, sessionUpdate, messageId, body]) => ({
+      sessionId,
+      update: { sessionUpdate, messageId, content: { type: "text", text: body } },
+    }));
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 30 }), (chunks) => {
+        for (const params of chunks)
+          expect(encodeTextChunk("session/update", params)).toBe(stringified("session/update", params));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("leaves every near miss to JSON.stringify, so what is sent never differs from it", () => {
     fc.assert(
       fc.property(variant, (params) => {

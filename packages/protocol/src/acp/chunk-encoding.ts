@@ -26,12 +26,22 @@ export const encodeTextChunk: NotificationEncoder = (method, params) => {
   if (!CHUNKS.has(sessionUpdate) || typeof messageId !== "string" || !hasKeys(content, TEXT_KEYS)) return undefined;
   const { type, text } = content as { type: unknown; text: unknown };
   if (type !== "text" || typeof text !== "string") return undefined;
-  return (
-    `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},` +
-    `"update":{"sessionUpdate":"${sessionUpdate as string}","messageId":${JSON.stringify(messageId)},` +
-    `"content":{"type":"text","text":${JSON.stringify(text)}}}}}`
-  );
+  return `${prefixOf(sessionId, sessionUpdate as string, messageId)}${JSON.stringify(text)}}}}}`;
 };
+
+/** The payload up to the text, for the last message seen: a message's chunks share it. */
+let last = { sessionId: "", sessionUpdate: "", messageId: "", prefix: "" };
+
+function prefixOf(sessionId: string, sessionUpdate: string, messageId: string): string {
+  if (last.messageId !== messageId || last.sessionId !== sessionId || last.sessionUpdate !== sessionUpdate) {
+    const prefix =
+      `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},` +
+      `"update":{"sessionUpdate":"${sessionUpdate}","messageId":${JSON.stringify(messageId)},` +
+      `"content":{"type":"text","text":`;
+    last = { sessionId, sessionUpdate, messageId, prefix };
+  }
+  return last.prefix;
+}
 
 /**
  * Whether `value` is a plain object whose own enumerable string keys are exactly `keys`, in
