@@ -227,9 +227,10 @@ const agentMemory: CaseSpec = {
   title: "Agent peak RSS over one 200,000-chunk turn",
   what: [
     "ours: the `defineAgent` agent of stdio-turn (its default `InMemorySessionStore` keeps the folded history for resume). sdk: the SDK agent of stdio-turn (keeps no history). Both driven by the same library-free client.",
+    "ours-no-history (the bound, not a stack users get by default): ours with an `InMemorySessionStore` whose `appendUpdate` keeps nothing, so the difference to ours is the reply text the history retains (200,000 chunks of ~100 bytes).",
   ],
   script: "agent-memory.ts",
-  sides: ["ours", "sdk"],
+  sides: ["ours", "sdk", "ours-no-history"],
   rows: [
     {
       label: "agent peak RSS vs SDK agent",
@@ -238,6 +239,14 @@ const agentMemory: CaseSpec = {
       ours: { side: "ours", figure: "agentPeakRssMiB" },
       theirs: { side: "sdk", figure: "agentPeakRssMiB" },
       target: 1,
+    },
+    {
+      label: "agent peak RSS vs SDK agent, history not kept",
+      unit: "MiB",
+      better: "lower",
+      layer: true,
+      ours: { side: "ours-no-history", figure: "agentPeakRssMiB" },
+      theirs: { side: "sdk", figure: "agentPeakRssMiB" },
     },
     {
       label: "agent throughput vs SDK agent",

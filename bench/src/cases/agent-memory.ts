@@ -3,6 +3,7 @@
 //   ours  defineAgent + stdioTransport (the default InMemorySessionStore keeps the turn's
 //         history, folded, for resume)
 //   sdk   the SDK's v2 agent() with the lifecycle written out (it keeps no history)
+//   ours-no-history  ours with a store that keeps no history: the bound of "ours vs sdk"
 import { AgentRss, rawOverStdio, type StdioAgent } from "../full/stdio-spawn.js";
 import { type Figures, MiB, quick, runSide } from "./side.js";
 
@@ -19,4 +20,8 @@ async function measure(agent: StdioAgent): Promise<Figures> {
   return { agentPeakRssMiB: rss.peak / MiB, msgPerSec: CHUNKS / seconds };
 }
 
-await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk") });
+await runSide({
+  ours: () => measure("ours"),
+  sdk: () => measure("sdk"),
+  "ours-no-history": () => measure("ours-no-history"),
+});

@@ -6,12 +6,14 @@ import { fileURLToPath } from "node:url";
 import { rawTurnClient } from "./raw-client.js";
 import type { TurnClient } from "./turn-client.js";
 
-export type StdioAgent = "ours" | "sdk" | "raw-64k" | "raw-line";
+/** `ours-no-history`: our agent with a store that keeps its sessions but not their history (agent-memory's bound). */
+export type StdioAgent = "ours" | "ours-no-history" | "sdk" | "raw-64k" | "raw-line";
 
 const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
 const AGENT_FILES: Record<StdioAgent, string> = {
   ours: "./stdio-agent-ours.ts",
+  "ours-no-history": "./stdio-agent-ours.ts",
   sdk: "./stdio-agent-sdk.ts",
   "raw-64k": "./stdio-agent-raw.ts",
   "raw-line": "./stdio-agent-raw.ts",
@@ -67,6 +69,7 @@ export function agentCommand(agent: StdioAgent, rss?: AgentRss): { args: string[
     env: {
       ...process.env,
       BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k",
+      BENCH_HISTORY: agent === "ours-no-history" ? "off" : "on",
       BENCH_REPORT_RSS: rss?.reports === false ? "0" : "1",
     },
   };
