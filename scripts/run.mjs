@@ -147,6 +147,7 @@ if (task === "test") {
   console.log("✓ lint (biome: no errors; `pnpm lint` shows warnings too)");
   must(process.execPath, [join(root, "scripts", "package-conventions.mjs"), "--check"], { env });
   console.log("✓ package manifests follow scripts/package-conventions.mjs");
+  must(process.execPath, [join(root, "scripts", "changesets-check.mjs")], { env });
   must(process.execPath, [join(root, "scripts", "source-metrics.mjs"), "--check"], { env });
   console.log("✓ source budgets of docs/architecture.md hold (scripts/source-metrics.mjs)");
   must(pnpm, ["run", "codegen", "--check"], { env });
