@@ -6,27 +6,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import parseChangeset from "@changesets/parse";
+import { root, workspaceManifests } from "./workspace.mjs";
 
-const root = join(import.meta.dirname, "..");
 const dir = join(root, ".changeset");
 
-/** Names of the workspace's packages (a changeset may name any of them, private ones are ignored by the release). */
-function workspacePackages() {
-  const names = new Set();
-  for (const group of ["packages", "apps", "tools"]) {
-    for (const name of readdirSync(join(root, group), { withFileTypes: true })) {
-      if (!name.isDirectory()) continue;
-      try {
-        names.add(JSON.parse(readFileSync(join(root, group, name.name, "package.json"), "utf8")).name);
-      } catch {
-        // a folder without a manifest is not a package
-      }
-    }
-  }
-  return names;
-}
-
-const known = workspacePackages();
+/** A changeset may name any workspace package (the release skips private ones). */
+const known = new Set(workspaceManifests().map(({ manifest }) => manifest.name));
 const problems = [];
 const files = readdirSync(dir).filter((file) => file.endsWith(".md") && file !== "README.md");
 for (const file of files) {

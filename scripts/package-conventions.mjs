@@ -19,28 +19,17 @@
 //   declarations, `default` the tsc file;
 // - `prepack` rebuilds a stale `dist` (scripts/prepack.mjs), so `pnpm publish -r` never ships one;
 // - `publishConfig.access` is public and `files` ships README.md and LICENSE.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { hasNodeBundle, nodeTargetOf } from "./node-bundle-layout.mjs";
+import { root, workspaceManifests } from "./workspace.mjs";
 
-const root = join(import.meta.dirname, "..");
 const check = process.argv.includes("--check");
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const PREPACK = "node ../../scripts/prepack.mjs";
 
 function publishablePackages() {
-  const found = [];
-  for (const group of ["packages", "apps", "tools"]) {
-    const groupDir = join(root, group);
-    if (!existsSync(groupDir)) continue;
-    for (const name of readdirSync(groupDir).sort()) {
-      const file = join(groupDir, name, "package.json");
-      if (!existsSync(file)) continue;
-      const manifest = JSON.parse(readFileSync(file, "utf8"));
-      if (manifest.private !== true) found.push({ file, dir: relative(root, join(groupDir, name)), manifest });
-    }
-  }
-  return found;
+  return workspaceManifests().filter(({ manifest }) => manifest.private !== true);
 }
 
 /** `{ types, import }` → `{ types, default }`; other conditions kept, `default` last as Node requires. */

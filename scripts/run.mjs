@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { stripVTControlCharacters } from "node:util";
+import { root, WORKSPACE_GROUPS } from "./workspace.mjs";
 
-const root = join(import.meta.dirname, "..");
 const pinned = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.split("@")[1];
 
 function run(cmd, args, opts = {}) {
@@ -76,7 +76,7 @@ async function runFiltered(cmd, args, noise, opts = {}) {
 
 /** Each workspace project's `.test-results` folder, where vitest writes its JSON report. */
 function* reportDirs() {
-  for (const group of ["packages", "apps", "tools"]) {
+  for (const group of WORKSPACE_GROUPS) {
     const dir = join(root, group);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir)) yield join(dir, name, ".test-results");
