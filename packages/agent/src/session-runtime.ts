@@ -30,6 +30,7 @@ import type { TerminalBuilder, TerminalHost } from "./builders/terminal.js";
 import { ToolCallBuilder, type ToolCallHost, type ToolCallInit } from "./builders/tool-call.js";
 import { type ClientRequestOutcome, RunRequests } from "./client-requests.js";
 import { configValue } from "./config-options.js";
+import { EntityHost, TERMINALS, TOOL_CALLS } from "./entity-hosts.js";
 import { DuplicateIdError, SessionClosedError, TurnEndedError } from "./errors.js";
 import { Foreground } from "./foreground.js";
 import { type IdGenerator, SessionIds } from "./ids.js";
@@ -98,16 +99,8 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
     this.#link = link;
     this.#background = new BackgroundWork({ owner: this, sendSnapshot: (list) => this.#foreground.repeat(list) });
     this.#foreground = new Foreground(this.#background, (update) => link.engineSend(update));
-    this.#toolCallHost = {
-      owner: this,
-      track: (call) => this.trackToolCall(undefined, call),
-      detach: (call) => this.detachToolCall(undefined, call),
-    };
-    this.terminalHost = {
-      owner: this,
-      track: (terminal) => this.trackTerminal(undefined, terminal),
-      detach: (terminal) => this.detachTerminal(undefined, terminal),
-    };
+    this.#toolCallHost = new EntityHost(this, this, undefined, TOOL_CALLS);
+    this.terminalHost = new EntityHost(this, this, undefined, TERMINALS);
     this.#runs = new RunQueue({
       sessionId: this.id,
       logger: services.logger,

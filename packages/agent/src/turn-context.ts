@@ -16,7 +16,6 @@ import type {
 import type { ContentInput } from "./builders/content.js";
 import { MessageBuilder } from "./builders/message.js";
 import type { PlanBuilder, PlanEntryInput } from "./builders/plan.js";
-import type { Detached } from "./builders/reporting.js";
 import type { TerminalBuilder, TerminalHost, TerminalInit } from "./builders/terminal.js";
 import { ToolCallBuilder, type ToolCallHost, type ToolCallInit, type ToolCallPatch } from "./builders/tool-call.js";
 import {
@@ -25,6 +24,7 @@ import {
   type ElicitationResult,
   interpretElicitationResponse,
 } from "./elicitation.js";
+import { EntityHost, type EntityTracker, TERMINALS, TOOL_CALLS } from "./entity-hosts.js";
 import { TurnEndedError } from "./errors.js";
 import type { SessionIds } from "./ids.js";
 import {
@@ -139,7 +139,7 @@ export interface Turn {
 }
 
 /** What a turn needs from its session runtime. */
-export interface TurnHost {
+export interface TurnHost extends EntityTracker {
   readonly sessionId: string;
   readonly session: AgentSession;
   readonly client: ClientContext;
@@ -157,10 +157,6 @@ export interface TurnHost {
     params: ClientNotifications[M]["params"],
     what: string,
   ): Promise<void>;
-  trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void;
-  trackTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): void;
-  detachToolCall(run: WorkRun | undefined, call: ToolCallBuilder): Detached;
-  detachTerminal(run: WorkRun | undefined, terminal: TerminalBuilder): Detached;
 }
 
 /**
@@ -193,16 +189,8 @@ export class TurnContext extends UpdateEmitter implements Turn {
     this.#run = run;
     this.prompt = prompt;
     this.messageId = messageId;
-    this.toolCallHost = {
-      owner: this,
-      track: (call) => host.trackToolCall(run, call),
-      detach: (call) => host.detachToolCall(run, call),
-    };
-    this.terminalHost = {
-      owner: this,
-      track: (t) => host.trackTerminal(run, t),
-      detach: (t) => host.detachTerminal(run, t),
-    };
+    this.toolCallHost = new EntityHost(this, host, run, TOOL_CALLS);
+    this.terminalHost = new EntityHost(this, host, run, TERMINALS);
   }
 
   get sessionId(): string {
