@@ -40,7 +40,8 @@ export class AgentRss {
     }
     this.peak = Math.max(this.peak, Number(match[1]));
     this.#reported++;
-    this.#waiting = this.#waiting.filter((w) => (w.turns <= this.#reported ? void w.resolve() : true));
+    for (const waiter of this.#waiting) if (waiter.turns <= this.#reported) waiter.resolve();
+    this.#waiting = this.#waiting.filter((waiter) => waiter.turns > this.#reported);
   }
   /** The peak once the agent reported `turns` turns (stderr can lag behind the turn's end on stdout). */
   async peakAfter(turns: number, timeoutMs = 10_000): Promise<number> {
