@@ -19,6 +19,31 @@ describe("InMemorySessionStore", () => {
     expect(store.get("a")!.cwd).toBe("/w");
   });
 
+  it("copies a patch's values and keeps the fields it does not name", () => {
+    const store = new InMemorySessionStore();
+    store.create({ ...record("a"), title: "kept" });
+    const data = { nested: { count: 1 } };
+    store.update("a", { data, updatedAt: "2026-01-01T00:00:00Z" });
+    data.nested.count = 2;
+    store.update("a", { lastStop: { stopReason: "end_turn" } });
+    expect(store.get("a")).toEqual({
+      ...record("a"),
+      title: "kept",
+      data: { nested: { count: 1 } },
+      updatedAt: "2026-01-01T00:00:00Z",
+      lastStop: { stopReason: "end_turn" },
+    });
+    store.update("a", { title: undefined });
+    expect(store.get("a")).toHaveProperty("title", undefined);
+  });
+
+  it("refuses a patch value it cannot copy, and keeps the record as it was", () => {
+    const store = new InMemorySessionStore();
+    store.create(record("a"));
+    expect(() => store.update("a", { updatedAt: "2026-01-01T00:00:00Z", data: { callback: () => {} } })).toThrow();
+    expect(store.get("a")).toEqual(record("a"));
+  });
+
   it("refuses duplicate ids", () => {
     const store = new InMemorySessionStore();
     store.create(record("a"));

@@ -54,7 +54,12 @@ export class InMemorySessionStore implements SessionStore {
   update(sessionId: string, patch: Partial<Omit<SessionRecord, "sessionId">>): void {
     const entry = this.#sessions.get(sessionId);
     if (entry === undefined) return;
-    entry.record = { ...entry.record, ...structuredClone(patch) };
+    // Patched in place: the stored record never leaves the store (`get` returns a copy, `list`
+    // builds new infos), so only the patch's object values need copying; a turn writes two patches.
+    // Every value is copied before any is written, so a value that cannot be copied changes nothing.
+    const copies = Object.entries(patch).map(([key, value]) => [key, copyOf(value)] as const);
+    const record = entry.record as unknown as Record<string, unknown>;
+    for (const [key, value] of copies) record[key] = value;
   }
 
   appendUpdate(sessionId: string, update: SessionUpdate): void {
@@ -77,6 +82,13 @@ export class InMemorySessionStore implements SessionStore {
     this.#closed.forget(sessionId);
     this.#sessions.delete(sessionId);
   }
+}
+
+/** Types `structuredClone` returns unchanged (a symbol or a function still goes to it, and throws). */
+const PRIMITIVE_TYPES = new Set(["string", "number", "boolean", "undefined", "bigint"]);
+
+function copyOf(value: unknown): unknown {
+  return value === null || PRIMITIVE_TYPES.has(typeof value) ? value : structuredClone(value);
 }
 
 export function toSessionInfo(record: SessionRecord): SessionInfo {
