@@ -12,10 +12,17 @@
 import type { ContentBlock } from "../../generated/types.js";
 
 const SEGMENT_PIECES = 256;
+/**
+ * A run starts with room for this many lengths and doubles: most runs are short (one chunk, or a
+ * whole message's text), and a 256-entry array per run was most of what a short message retained.
+ */
+const FIRST_LENGTHS = 8;
 const MIN_BLOCK_BYTES = 16 * 1024;
 const MAX_BLOCK_BYTES = 256 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Every run's block until its first segment is encoded (nothing is ever written into it). */
+const NO_BLOCK = new Uint8Array(0);
 
 /** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -32,9 +39,9 @@ export class TextRun {
   /** Texts of the chunks not yet joined into a segment. */
   #pending: string[] = [];
   /** Length (UTF-16 units) of each chunk's text, in order: segments first, then pending. */
-  #lengths = new Uint32Array(SEGMENT_PIECES);
+  #lengths = new Uint32Array(FIRST_LENGTHS);
   #count = 0;
-  #block = new Uint8Array(0);
+  #block = NO_BLOCK;
   #used = 0;
 
   push(text: string): void {
