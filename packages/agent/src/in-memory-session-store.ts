@@ -57,9 +57,8 @@ export class InMemorySessionStore implements SessionStore {
     // Patched in place: the stored record never leaves the store (`get` returns a copy, `list`
     // builds new infos), so only the patch's object values need copying; a turn writes two patches.
     // Every value is copied before any is written, so a value that cannot be copied changes nothing.
-    const copies = Object.entries(patch).map(([key, value]) => [key, copyOf(value)] as const);
-    const record = entry.record as unknown as Record<string, unknown>;
-    for (const [key, value] of copies) record[key] = value;
+    const copies = Object.fromEntries(Object.entries(patch).map(([key, value]) => [key, copyOf(value)]));
+    Object.assign(entry.record, copies);
   }
 
   appendUpdate(sessionId: string, update: SessionUpdate): void {
