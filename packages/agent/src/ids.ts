@@ -52,15 +52,22 @@ const GENERATOR_ATTEMPTS = 16;
 export class SessionIds {
   readonly #generate: IdGenerator;
   readonly #used: Record<IdSpace, Set<string>> = { message: new Set(), tool_call: new Set(), terminal: new Set() };
+  /**
+   * Whether message ids are recorded. Only the generator makes them (an author never chooses one),
+   * and `randomIds` cannot repeat (122 random bits): with it, recording them would cost a lookup
+   * and a set entry per message, kept for the life of the session, for nothing.
+   */
+  readonly #recordsMessages: boolean;
 
   constructor(generate: IdGenerator) {
     this.#generate = generate;
+    this.#recordsMessages = generate !== randomIds;
   }
 
   /** A fresh id; for messages, tool calls and terminals one never used in the session. */
   newId(kind: IdKind): string {
     const space = SPACE_OF[kind];
-    if (space === undefined) return this.#generate(kind);
+    if (space === undefined || (space === "message" && !this.#recordsMessages)) return this.#generate(kind);
     // A generator may restart (a counter in a new process, after a resume): ask again a few times.
     let id = this.#generate(kind);
     for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#used[space].has(id); attempt++)
@@ -83,7 +90,8 @@ export class SessionIds {
 
   /** Records the ids an update of the history names (message, tool call and terminal ids). */
   seed(update: SessionUpdate): void {
-    if ("messageId" in update && typeof update.messageId === "string") this.#used.message.add(update.messageId);
+    if (this.#recordsMessages && "messageId" in update && typeof update.messageId === "string")
+      this.#used.message.add(update.messageId);
     if ("toolCallId" in update && typeof update.toolCallId === "string") this.#used.tool_call.add(update.toolCallId);
     if (update.sessionUpdate === "terminal_update" && typeof update.terminalId === "string")
       this.#used.terminal.add(update.terminalId);
