@@ -4,11 +4,10 @@
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { chunksAsked, chunkText } from "./workload.js";
+import { answerRaw, type RawRequest } from "./raw-agent.js";
 import { serveUntilStdinEnds } from "./ws-serve.js";
 
 const BATCH_BYTES = 64 * 1024;
-let nextId = 0;
 
 function sender(socket: WebSocket) {
   const raw = (socket as unknown as { _socket: Socket })._socket;
@@ -30,48 +29,11 @@ function sender(socket: WebSocket) {
   return { send, flush };
 }
 
-async function prompt(
-  { send }: ReturnType<typeof sender>,
-  id: unknown,
-  params: { sessionId: string; prompt: { type: string; text?: string }[] },
-): Promise<void> {
-  const update = (u: unknown) =>
-    send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: params.sessionId, update: u } });
-  const count = chunksAsked(params.prompt.map((b) => b.text ?? "").join(""));
-  const messageId = `u${nextId++}`;
-  await update({ sessionUpdate: "state_update", state: "running" });
-  await update({ sessionUpdate: "user_message", messageId, content: params.prompt });
-  await send({ jsonrpc: "2.0", id, result: { messageId } });
-  const replyId = `a${nextId++}`;
-  for (let i = 0; i < count; i++) {
-    await update({
-      sessionUpdate: "agent_message_chunk",
-      messageId: replyId,
-      content: { type: "text", text: chunkText(i) },
-    });
-  }
-  await update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
-}
-
 const wss = new WebSocketServer({ noServer: true });
 wss.on("connection", (socket) => {
   const out = sender(socket);
   socket.on("message", async (data) => {
-    const request = JSON.parse(String(data)) as { id?: unknown; method: string; params: never };
-    if (request.id === undefined) return;
-    if (request.method === "initialize") {
-      await out.send({
-        jsonrpc: "2.0",
-        id: request.id,
-        result: { protocolVersion: 2, info: { name: "raw", version: "0" }, capabilities: { session: {} } },
-      });
-    } else if (request.method === "session/new") {
-      await out.send({ jsonrpc: "2.0", id: request.id, result: { sessionId: `s${nextId++}` } });
-    } else if (request.method === "session/prompt") {
-      await prompt(out, request.id, request.params);
-    } else {
-      await out.send({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "Method not found" } });
-    }
+    await answerRaw(out.send, JSON.parse(String(data)) as RawRequest);
     await out.flush();
   });
 });
