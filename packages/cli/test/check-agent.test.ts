@@ -1,10 +1,10 @@
 // `acp-kit check agent` against real agent processes: our sample agent and an agent on the
 // official SDK's v2 API pass; three broken agents each fail with the row naming their fault.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentScript, agentText, v2Turn } from "@acp-kit/testkit";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import type { Report } from "../src/report.js";
 import { sampleAgentBin, scriptedAgentBin, sdkAgentFixture } from "./paths.js";
@@ -75,6 +75,7 @@ describe("check agent", () => {
 
   describe("fails broken agents with a clear row", () => {
     const dir = mkdtempSync(join(tmpdir(), "acp-kit-broken-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const scriptFile = (name: string, script: AgentScript) => {
       const file = join(dir, `${name}.json`);
       writeFileSync(file, JSON.stringify(script));

@@ -2,16 +2,17 @@
 // `acp-kit replay` of that transcript against the same agent (no difference) and another
 // configuration of it (a readable diff).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseTranscript } from "@acp-kit/protocol/tap";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../src/main.js";
 import { cliSource, sampleAgentBin, sampleClientBin, tsxLoader } from "./paths.js";
 
 describe("record and replay", () => {
   const dir = mkdtempSync(join(tmpdir(), "acp-kit-record-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "session.jsonl");
 
   it("records an editor–agent session through the stdio proxy (the session still completes)", () => {
