@@ -9,9 +9,9 @@
 //             turn engine, no session store or turn handle), the same chunks as notifications
 // A warm-up turn of 5,000 chunks runs first on the same connection; the headline is the turn after
 // it. The same processes then run two more turns and time a third: the warm figures.
-import { fileURLToPath } from "node:url";
 import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
 import type { TurnClient } from "../full/turn-client.js";
+import { nodeArgs, scriptPath } from "../script.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
@@ -43,8 +43,8 @@ async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Fi
 async function bare(rss: AgentRss): Promise<TurnClient> {
   const { Connection } = await import("@acp-kit/protocol/jsonrpc");
   const { spawnAgent } = await import("@acp-kit/transport-stdio");
-  const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
-  const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { stderr: (line) => rss.line(line) });
+  const agentFile = scriptPath("../full/stdio-agent-bare.ts", import.meta.url);
+  const child = spawnAgent(process.execPath, nodeArgs(agentFile), { stderr: (line) => rss.line(line) });
   const connection = new Connection(child.transport);
   let received = 0;
   connection.onNotification("session/update", () => void received++);

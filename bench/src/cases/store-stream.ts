@@ -8,21 +8,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 import { oursTurnClient } from "../full/ours-client.js";
 import { AgentRss } from "../full/stdio-spawn.js";
+import { nodeArgs, scriptPath } from "../script.js";
 import { type Figures, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
-const agentFile = fileURLToPath(new URL("../stores/stream-agent.ts", import.meta.url));
+const agentFile = scriptPath("../stores/stream-agent.ts", import.meta.url);
 
 async function measure(store: "memory" | "file"): Promise<Figures> {
   const dir = store === "memory" ? undefined : mkdtempSync(join(tmpdir(), "acp-bench-stream-"));
   const env = { ...process.env, ...(dir ? { ACP_BENCH_DATA_DIR: dir } : {}) };
   const rss = new AgentRss();
-  const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { env, stderr: (line) => rss.line(line) });
+  const child = spawnAgent(process.execPath, nodeArgs(agentFile), { env, stderr: (line) => rss.line(line) });
   try {
     const client = await oursTurnClient(child.transport);
     await client.turn(WARMUP);

@@ -11,16 +11,16 @@
 // rotating each time, so a noisy moment on the machine hits them alike. Each rate is the median of
 // its repetitions; each ratio the median of the per-repetition ratios (pairs streamed back to
 // back). Both ends are bare connections so the tap's share is not diluted.
-import { fileURLToPath } from "node:url";
 import type { WireTap } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
+import { nodeArgs, scriptPath } from "../script.js";
 import { type ConnectionCopy, connectionCopy } from "../wire-tap/connection-copy.js";
 import { type Figures, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
 const REPEATS = quick ? 1 : 7;
-const agentFile = fileURLToPath(new URL("../full/stdio-agent-bare.ts", import.meta.url));
+const agentFile = scriptPath("../full/stdio-agent-bare.ts", import.meta.url);
 /** The bare agent's streaming request (not imported: importing that file would start its agent here). */
 const STREAM_METHOD = "_bench/stream";
 
@@ -33,7 +33,7 @@ interface Variant {
 
 async function variant(name: string, withoutTapHook: boolean, tap: WireTap | undefined): Promise<Variant> {
   const copy = await connectionCopy({ withoutTapHook });
-  const child = spawnAgent(process.execPath, ["--import", "tsx", agentFile], { stderr: () => {} });
+  const child = spawnAgent(process.execPath, nodeArgs(agentFile), { stderr: () => {} });
   const connection = new copy.Connection(child.transport, tap ? { tap } : {});
   let received = 0;
   connection.onNotification("session/update", () => void received++);

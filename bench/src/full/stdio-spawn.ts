@@ -2,14 +2,12 @@
 // client stack is imported only when used, so a side's process loads only its own stack.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { nodeArgs, scriptPath } from "../script.js";
 import { rawTurnClient } from "./raw-client.js";
 import type { TurnClient } from "./turn-client.js";
 
 /** `ours-no-history`: our agent with a store that keeps its sessions but not their history (agent-memory's bound). */
 export type StdioAgent = "ours" | "ours-no-history" | "sdk" | "raw-64k" | "raw-line";
-
-const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
 
 const AGENT_FILES: Record<StdioAgent, string> = {
   ours: "./stdio-agent-ours.ts",
@@ -66,7 +64,7 @@ const PROFILE = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=$
 
 export function agentCommand(agent: StdioAgent, rss?: AgentRss): { args: string[]; env: NodeJS.ProcessEnv } {
   return {
-    args: [...PROFILE, "--import", "tsx", here(AGENT_FILES[agent])],
+    args: nodeArgs(scriptPath(AGENT_FILES[agent], import.meta.url), PROFILE),
     env: {
       ...process.env,
       BENCH_RAW_WRITES: agent === "raw-line" ? "line" : "64k",

@@ -1,7 +1,7 @@
 // Starting a benchmark WebSocket server process and connecting full-stack clients to it.
 // Each client stack is imported only when used, so a side's process loads only its own stack.
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { nodeArgs, scriptPath } from "../script.js";
 import type { TurnClient } from "./turn-client.js";
 
 /** `raw`: the floor, no ACP library on either side (`ws-server-raw.ts`, `ws-raw-client.ts`). */
@@ -14,8 +14,8 @@ export interface WsServer {
 }
 
 export async function startServer(stack: WsStack): Promise<WsServer> {
-  const file = fileURLToPath(new URL(`./ws-server-${stack}.ts`, import.meta.url));
-  const server = spawn(process.execPath, ["--import", "tsx", file], { stdio: ["pipe", "pipe", "inherit"] });
+  const file = scriptPath(`./ws-server-${stack}.ts`, import.meta.url);
+  const server = spawn(process.execPath, nodeArgs(file), { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
   server.stdout.setEncoding("utf8");
   server.stdout.on("data", (text: string) => (out += text));

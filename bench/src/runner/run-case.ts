@@ -1,7 +1,7 @@
 // Runs one case: every round runs each side in a fresh `node` process, in alternating order (so a
 // noisy moment on a shared machine does not always hit the same side), and collects the figures.
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { nodeArgs, scriptPath } from "../script.js";
 import type { CaseSpec } from "./case-spec.js";
 import { type CaseResult, type Figures, type Round, summarizeCase } from "./summary.js";
 
@@ -27,9 +27,9 @@ export function skippedSides(spec: CaseSpec, env: NodeJS.ProcessEnv): Record<str
 
 const CASES_DIR = new URL("../cases/", import.meta.url);
 
-/** Runs `node <options> --import tsx <script> <side> [--quick]`; resolves with its last JSON line. */
+/** Runs `node <options> <script> <side> [--quick]` (see `nodeArgs`); resolves with its last JSON line. */
 export function runSideProcess(script: string, side: string, spec: CaseSpec, quick: boolean): Promise<Figures> {
-  const args = [...(spec.nodeOptions ?? []), "--import", "tsx", script, side, ...(quick ? ["--quick"] : [])];
+  const args = [...nodeArgs(script, spec.nodeOptions), side, ...(quick ? ["--quick"] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       env: { ...process.env, NODE_ENV: "production", ...spec.env },
@@ -53,7 +53,7 @@ export function runSideProcess(script: string, side: string, spec: CaseSpec, qui
 }
 
 export async function runCase(spec: CaseSpec, options: RunOptions): Promise<CaseResult> {
-  const script = fileURLToPath(new URL(spec.script, options.casesDir ?? CASES_DIR));
+  const script = scriptPath(spec.script, (options.casesDir ?? CASES_DIR).href);
   const count = options.rounds ?? (options.quick ? 1 : (spec.rounds ?? 5));
   const skipped = skippedSides(spec, options.env ?? process.env);
   const sides = spec.sides.filter((side) => skipped[side] === undefined);
