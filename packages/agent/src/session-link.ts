@@ -6,7 +6,7 @@
  * - `offline`: the connection is gone; the run that was going on still ends like a cancelled
  *   one, but its updates are only recorded in the history.
  */
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { type Logger, NOTIFICATION_SENT } from "@acp-kit/protocol/jsonrpc";
 import type { ClientNotifications, SessionUpdate } from "@acp-kit/protocol/types";
 import { SessionClosedError } from "./errors.js";
 import type { Peer } from "./peer.js";
@@ -105,9 +105,9 @@ export class SessionLink {
     if (this.offline) return Promise.resolve();
     const logger = this.#services.logger;
     try {
-      return Promise.resolve(this.#services.peer.notify(method, params)).catch((error: unknown) =>
-        logger.debug?.(`${method} not delivered`, error),
-      );
+      const sent = this.#services.peer.notify(method, params);
+      if (sent === NOTIFICATION_SENT) return sent;
+      return Promise.resolve(sent).catch((error: unknown) => logger.debug?.(`${method} not delivered`, error));
     } catch (error) {
       logger.debug?.(`${method} not delivered`, error);
       return Promise.resolve();

@@ -2,7 +2,7 @@
  * The single exit for `session/update`: validate (when on), record in the session history, send.
  * Validation runs before anything else, so an invalid update is neither recorded nor sent.
  */
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
+import { type Logger, NOTIFICATION_SENT } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type { OutgoingCheck, Peer } from "./peer.js";
 import type { SessionStore } from "./session-store.js";
@@ -11,7 +11,7 @@ import type { SessionStore } from "./session-store.js";
 const LIVE_ONLY: ReadonlySet<string> = new Set(["state_update", "notice"]);
 
 /** One settled promise for every send the transport took at once (no allocation per update). */
-const SENT: Promise<void> = Promise.resolve();
+const SENT: Promise<void> = NOTIFICATION_SENT;
 const NO_OPTIONS: { record?: boolean; deliver?: boolean } = {};
 
 export class UpdateSender {
@@ -49,7 +49,8 @@ export class UpdateSender {
     if (options.deliver === false) return SENT;
     try {
       const sent = this.#peer.notify("session/update", params);
-      if (sent === undefined) return SENT;
+      // Taken at once (the common case): nothing can reject, so no `catch` (a promise and a microtask).
+      if (sent === NOTIFICATION_SENT) return SENT;
       return Promise.resolve(sent).catch((error: unknown) =>
         this.#logger.debug?.("session/update not delivered", { sessionId, error }),
       );

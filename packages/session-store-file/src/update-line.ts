@@ -11,11 +11,8 @@
  * afresh), and after an unreadable line the reader drops `c` lines until the next `u`, so a damaged
  * line never lends its message to the next ones. Anything else is `{"u":<JSON.stringify(update)>}`.
  */
+import { jsonString } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
-
-/** What `JSON.stringify` escapes in a string: `"`, `\`, controls and (lone) surrogates. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what JSON escapes
-const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
 type ChunkKind = "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk";
 
@@ -55,7 +52,7 @@ export class UpdateLineWriter {
       return `{"u":${JSON.stringify(update)}}\n`;
     }
     const { kind, messageId, text } = chunk;
-    const quoted = NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+    const quoted = jsonString(text);
     const run = this.#run;
     if (run !== undefined && run.kind === kind && run.messageId === messageId) return `{"c":${quoted}}\n`;
     this.#run = { kind, messageId };

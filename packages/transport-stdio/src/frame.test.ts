@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { frameLine } from "./frame.js";
+import { frameLine, frameLines } from "./frame.js";
 
 describe("frameLine", () => {
   it("terminates a compact payload with one LF", () => {
@@ -12,5 +13,29 @@ describe("frameLine", () => {
     expect(framed.endsWith("\n")).toBe(true);
     expect(framed.slice(0, -1)).not.toMatch(/[\r\n]/);
     expect(JSON.parse(framed)).toEqual(JSON.parse(pretty));
+  });
+});
+
+describe("frameLines", () => {
+  it("joins compact payloads into lines, one LF each, and leaves the array as it was", () => {
+    const payloads = ['{"a":1}', '{"b":"x\\ny"}', "[]"];
+    expect(frameLines(payloads)).toBe('{"a":1}\n{"b":"x\\ny"}\n[]\n');
+    expect(payloads).toEqual(['{"a":1}', '{"b":"x\\ny"}', "[]"]);
+  });
+
+  it("reframes a batch in which a payload carries a raw LF or CR", () => {
+    const pretty = JSON.stringify({ a: [1, 2] }, null, 2);
+    expect(frameLines(['{"a":1}', pretty, "{}"])).toBe(`{"a":1}\n${frameLine(pretty)}{}\n`);
+    expect(frameLines(['{"a":\r1}', "{}"])).toBe('{"a": 1}\n{}\n');
+    expect(frameLines(["\n", ""])).toBe(" \n\n");
+  });
+
+  it("is what frameLine gives for each payload, joined, for any payloads", () => {
+    const payload = fc.string({ unit: fc.constantFrom("a", "{", '"', "\n", "\r", " ", "é", "\ud83d"), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(payload, { minLength: 1, maxLength: 8 }), (payloads) => {
+        expect(frameLines([...payloads])).toBe(payloads.map(frameLine).join(""));
+      }),
+    );
   });
 });

@@ -14,3 +14,28 @@ export function frameLine(payload: string): string {
   }
   return `${payload}\n`;
 }
+
+/**
+ * Several payloads as consecutive NDJSON lines, in one flat string: what `frameLine` gives for
+ * each, joined. A coalesced write checks its batch once instead of scanning (and so flattening)
+ * every payload as it is queued: when the batch holds no CR and exactly one LF per payload, the
+ * LFs are the separators and no payload needs reframing, which is always so for payloads
+ * serialized by `JSON.stringify`. (`payloads` is left as it was.)
+ */
+export function frameLines(payloads: string[]): string {
+  const count = payloads.length;
+  payloads.push(""); // the last line's LF, without concatenating onto the joined batch
+  const joined = payloads.join("\n");
+  payloads.pop();
+  if (joined.indexOf("\r") === -1 && lineFeeds(joined, count + 1) === count) return joined;
+  let framed = "";
+  for (const payload of payloads) framed += frameLine(payload);
+  return framed;
+}
+
+/** The LFs in `text`, counting no further than `limit`. */
+function lineFeeds(text: string, limit: number): number {
+  let found = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && found < limit; at = text.indexOf("\n", at + 1)) found++;
+  return found;
+}

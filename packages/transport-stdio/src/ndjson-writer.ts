@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { BeforeWriteListeners, ConnectionError, ConnectionErrorKinds, type Logger } from "@acp-kit/protocol/jsonrpc";
-import { frameLine } from "./frame.js";
+import { frameLine, frameLines } from "./frame.js";
 
 /**
  * When queued lines are handed to the stream:
@@ -42,8 +42,10 @@ export class NdjsonWriter {
   readonly #rawWrite: (chunk: string, callback: (error?: Error | null) => void) => boolean;
   readonly #onError: ((error: ConnectionError) => void) | undefined;
   readonly #beforeWrite: BeforeWriteListeners;
-  /** Lines sent but not yet handed to the stream (coalescing). */
-  #queued = "";
+  /** Payloads sent but not yet handed to the stream (coalescing), framed when handed over. */
+  #queued: string[] = [];
+  /** Their characters, one LF each included. */
+  #queuedLength = 0;
   #flushScheduled = false;
   #needDrain = false;
   #drain: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } | undefined;
@@ -66,7 +68,7 @@ export class NdjsonWriter {
 
   /** Bytes accepted by `write` that the operating system has not taken yet (approximate for non-ASCII text queued here). */
   get bufferedBytes(): number {
-    return this.#queued.length + (this.#stream.writableLength ?? 0);
+    return this.#queuedLength + (this.#stream.writableLength ?? 0);
   }
 
   /** Whether the writer can take more payloads (not ended, not failed). */
@@ -77,12 +79,12 @@ export class NdjsonWriter {
   write(payload: string): void | Promise<void> {
     if (this.#failure) throw this.#failure;
     if (this.#ended) throw ConnectionError.closed("Cannot send: the transport is closed");
-    const line = frameLine(payload);
     if (this.#coalescing === "none") {
-      this.#handOver(line);
+      this.#handOver(frameLine(payload));
     } else {
-      this.#queued += line;
-      if (this.#queued.length >= this.#highWaterMark) {
+      this.#queued.push(payload);
+      this.#queuedLength += payload.length + 1;
+      if (this.#queuedLength >= this.#highWaterMark) {
         this.flush();
       } else if (!this.#flushScheduled) {
         this.#flushScheduled = true;
@@ -105,9 +107,10 @@ export class NdjsonWriter {
   /** Hand everything queued to the stream now (synchronously). */
   flush(): void {
     if (this.#queued.length === 0 || this.#failure) return;
-    const chunk = this.#queued;
-    this.#queued = "";
-    this.#handOver(chunk);
+    const payloads = this.#queued;
+    this.#queued = [];
+    this.#queuedLength = 0;
+    this.#handOver(frameLines(payloads));
   }
 
   /**
@@ -147,7 +150,8 @@ export class NdjsonWriter {
   /** Stop listening to the stream and reject a pending drain wait. Does not end the stream. */
   dispose(reason: ConnectionError): void {
     this.#ended = true;
-    this.#queued = "";
+    this.#queued = [];
+    this.#queuedLength = 0;
     this.#stream.off("drain", this.#onDrain);
     // Keep an error listener: a late EPIPE must not become an uncaught exception.
     this.#stream.off("error", this.#onStreamError);
@@ -196,7 +200,8 @@ export class NdjsonWriter {
   #fail(error: ConnectionError): void {
     if (this.#failure) return;
     this.#failure = error;
-    this.#queued = "";
+    this.#queued = [];
+    this.#queuedLength = 0;
     this.#rejectDrain(error);
     this.#onError?.(error);
   }

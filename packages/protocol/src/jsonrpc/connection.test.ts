@@ -3,6 +3,7 @@ import { ErrorCodes, sessionNotFoundError } from "../acp/errors.js";
 import { Connection } from "./connection.js";
 import { ConnectionError, RequestError } from "./errors.js";
 import { createInMemoryTransportPair } from "./in-memory-transport.js";
+import { NOTIFICATION_SENT } from "./outbound.js";
 import { createConnectionPair, createRawPeer } from "./test-support/raw-peer.js";
 
 describe("Connection: requests and responses", () => {
@@ -290,6 +291,17 @@ describe("Connection: inbound error mapping", () => {
       ["slow", { via: "stringify" }],
     ]);
     await peer.connection.close();
+  });
+
+  it("returns NOTIFICATION_SENT itself for a notification the transport took at once, a rejection otherwise", async () => {
+    const peer = createRawPeer();
+    const sent = peer.connection.notify("m", { n: 1 });
+    expect(sent).toBe(NOTIFICATION_SENT);
+    await expect(sent).resolves.toBeUndefined();
+    await peer.connection.close();
+    const refused = peer.connection.notify("m");
+    expect(refused).not.toBe(NOTIFICATION_SENT);
+    await expect(refused).rejects.toMatchObject({ kind: "closed" });
   });
 
   it("refuses to send unserializable params with a local invalid_outgoing error", async () => {

@@ -162,7 +162,10 @@ export class Connection {
     return this.#outbound.request<Result>(method, params, parse, options);
   }
 
-  /** Sends a notification. Resolves once the transport took it (after draining, under backpressure). */
+  /**
+   * Sends a notification. Resolves once the transport took it (after draining, under
+   * backpressure); taken at once, it returns {@link NOTIFICATION_SENT} itself.
+   */
   notify(method: string, params?: unknown): Promise<void> {
     return this.#outbound.notify(method, params);
   }

@@ -25,6 +25,7 @@ export {
   type InMemoryTransport,
   type InMemoryTransportOptions,
 } from "./in-memory-transport.js";
+export { jsonString } from "./json-string.js";
 export { clipText, DEFAULT_MAX_BATCH_ENTRIES, DEFAULT_MAX_ECHO_LENGTH } from "./limits.js";
 export { LocalError } from "./local-error.js";
 export type { Logger } from "./logger.js";
@@ -44,6 +45,7 @@ export {
   type JsonRpcSuccessResponse,
   type RequestIdRule,
 } from "./messages.js";
+export { NOTIFICATION_SENT } from "./outbound.js";
 export {
   DEFAULT_WARNING_BURST,
   DEFAULT_WARNING_INTERVAL_MS,

@@ -12,8 +12,13 @@ import type { JsonRpcId } from "./messages.js";
 import type { PendingRequests } from "./pending-requests.js";
 import type { Transport } from "./transport.js";
 
-/** What `notify` returns when the transport took the message at once: one settled promise for all. */
-const SENT: Promise<void> = Promise.resolve();
+/**
+ * What `notify` returns when the transport took the notification at once: one settled promise,
+ * the same for every such send. A caller that must not see a rejection (or wait) can tell by
+ * identity that this one needs neither, instead of chaining a `catch` (a promise and a microtask
+ * per notification on a streaming hot path).
+ */
+export const NOTIFICATION_SENT: Promise<void> = Promise.resolve();
 
 export class Outbound {
   readonly #transport: Transport;
@@ -84,7 +89,7 @@ export class Outbound {
     }
     try {
       const sent = this.#transport.send(payload);
-      return sent === undefined ? SENT : sent;
+      return sent === undefined ? NOTIFICATION_SENT : sent;
     } catch (error) {
       return Promise.reject(this.writeError(error));
     }
