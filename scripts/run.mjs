@@ -3,11 +3,11 @@
 // Each one provisions what it needs on first use (pnpm at the pinned version, the
 // workspace's dependencies), so a fresh clone on a machine with only Node and npm works.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { stripVTControlCharacters } from "node:util";
-import { root, WORKSPACE_GROUPS } from "./workspace.mjs";
+import { root, workspaceManifests } from "./workspace.mjs";
 
 const pinned = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager.split("@")[1];
 
@@ -76,11 +76,7 @@ async function runFiltered(cmd, args, noise, opts = {}) {
 
 /** Each workspace project's `.test-results` folder, where vitest writes its JSON report. */
 function* reportDirs() {
-  for (const group of WORKSPACE_GROUPS) {
-    const dir = join(root, group);
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) yield join(dir, name, ".test-results");
-  }
+  for (const { dir } of workspaceManifests()) yield join(root, dir, ".test-results");
   yield join(root, "bench", ".test-results");
 }
 

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 export const root = join(import.meta.dirname, "..");
-export const WORKSPACE_GROUPS = ["packages", "apps", "tools"];
+const WORKSPACE_GROUPS = ["packages", "apps", "tools"];
 
 /** Each workspace package's manifest: `{ file, dir (relative to the root), manifest }`, in name order per group. */
 export function workspaceManifests() {
