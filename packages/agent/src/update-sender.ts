@@ -10,8 +10,6 @@ import type { SessionStore } from "./session-store.js";
 /** Updates that are not history: foreground snapshots and notices are never replayed. */
 const LIVE_ONLY: ReadonlySet<string> = new Set(["state_update", "notice"]);
 
-/** One settled promise for every send the transport took at once (no allocation per update). */
-const SENT: Promise<void> = NOTIFICATION_SENT;
 const NO_OPTIONS: { record?: boolean; deliver?: boolean } = {};
 
 export class UpdateSender {
@@ -46,17 +44,17 @@ export class UpdateSender {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
     if (options.record !== false && !LIVE_ONLY.has(update.sessionUpdate)) this.record(sessionId, update);
-    if (options.deliver === false) return SENT;
+    if (options.deliver === false) return NOTIFICATION_SENT;
     try {
       const sent = this.#peer.notify("session/update", params);
       // Taken at once (the common case): nothing can reject, so no `catch` (a promise and a microtask).
-      if (sent === NOTIFICATION_SENT) return SENT;
+      if (sent === NOTIFICATION_SENT) return sent;
       return Promise.resolve(sent).catch((error: unknown) =>
         this.#logger.debug?.("session/update not delivered", { sessionId, error }),
       );
     } catch (error) {
       this.#logger.debug?.("session/update not delivered", { sessionId, error });
-      return SENT;
+      return NOTIFICATION_SENT;
     }
   }
 
