@@ -13,9 +13,10 @@ const stdioTurn: CaseSpec = {
     "raw-line: the same with one write per line. Each side runs a 5,000-chunk warm-up turn first; the headline is the turn after it.",
     "warm rows (no target): the same processes then run two more turns of 50,000 chunks and time the next one (after 155,000 chunks): both stacks' optimizing compilers and heaps have settled by then, which the headline turn does not wait for.",
     "bare (a layer): our bare JSON-RPC `Connection` on both ends, the chunks as plain notifications answering one request: no decoding, no turn engine, store or turn handle.",
+    "primed rows (no target): the headline turn of both stacks in processes that ran a 200-chunk turn before the warm-up. The first turn of a process runs its first messages (the replies to `initialize` and `session/new`, the turn's start) before the engine records what the per-message code sees, and ends after that code was first optimized; the next turn then meets shapes and branches the optimized code never saw, and is deoptimized and recompiled in its first thousands of chunks (on these 2 cores, the compiler threads of both processes compete with the two main threads). The short turn first lets every message of a turn be seen once before that, with nothing else changed.",
   ],
   script: "stdio-turn.ts",
-  sides: ["ours", "sdk", "raw-64k", "raw-line", "bare"],
+  sides: ["ours", "sdk", "raw-64k", "raw-line", "bare", "ours-primed", "sdk-primed"],
   rows: [
     {
       label: "throughput vs SDK",
@@ -54,6 +55,20 @@ const stdioTurn: CaseSpec = {
       better: "higher",
       ours: { side: "ours", figure: "warmMsgPerSec" },
       theirs: { side: "raw-64k", figure: "warmMsgPerSec" },
+    },
+    {
+      label: "primed throughput vs SDK (both after a 200-chunk turn)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours-primed", figure: "msgPerSec" },
+      theirs: { side: "sdk-primed", figure: "msgPerSec" },
+    },
+    {
+      label: "primed throughput vs raw floor (64 KiB writes)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours-primed", figure: "msgPerSec" },
+      theirs: { side: "raw-64k", figure: "msgPerSec" },
     },
     {
       // The ceiling of "ours vs SDK" on these pipes: no stack can beat the raw floor.
@@ -95,9 +110,10 @@ const wsTurn: CaseSpec = {
     "ours: `createAcpWebSocketServer` serving a `defineAgent` agent; `connectWebSocket` + `connectToAgent`, iterating the turn.",
     "sdk: `AcpServer` + `createNodeWebSocketUpgradeHandler` serving the v2 `agent()` app; `createWebSocketStream` + `client()` + `buildSession().start()` + `ActiveSession.nextUpdate()`. Server and client run in separate processes on 127.0.0.1; 5,000-chunk warm-up turn first.",
     "raw (the floor): the `ws` library alone on both sides, `JSON.stringify` / `JSON.parse` per message, one text frame per message, a burst's frames corked into ~64 KiB socket writes.",
+    "warm row (no target): both stacks in processes of their own, timing the turn after 155,000 chunks (the warm-up and three turns), as stdio-turn's warm rows.",
   ],
   script: "ws-turn.ts",
-  sides: ["ours", "sdk", "raw"],
+  sides: ["ours", "sdk", "raw", "ours-warm", "sdk-warm"],
   rows: [
     {
       label: "throughput vs SDK",
@@ -106,6 +122,13 @@ const wsTurn: CaseSpec = {
       ours: { side: "ours", figure: "msgPerSec" },
       theirs: { side: "sdk", figure: "msgPerSec" },
       target: 4,
+    },
+    {
+      label: "warm throughput vs SDK (the turn after 155,000 chunks)",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours-warm", figure: "warmMsgPerSec" },
+      theirs: { side: "sdk-warm", figure: "warmMsgPerSec" },
     },
     {
       label: "raw floor vs SDK (the ceiling of ours vs SDK)",
@@ -171,9 +194,10 @@ const turnLatency: CaseSpec = {
     "The stacks of stdio-turn; each turn asks for no chunks: running, the user message, the answer, idle. Latency from sending the prompt to the turn's end as the client sees it.",
     "raw (the floor): no library on either side, the same bytes in one write each way, as in stdio-turn: the two pipe hops every stack pays.",
     "Both stacks get faster for the first ~2,500 turns of a process (the optimizing compiler reaches more of each stack's code): the headline rows are the 2,000 turns after 3,000 warm-up turns; the cold rows are turns 200 to 2,200 of the same processes, for reference.",
+    "half-stack rows (layers): our client over the raw agent, and the raw client over our agent, against the floor: what each side of our stack adds to a trivial turn.",
   ],
   script: "turn-latency.ts",
-  sides: ["ours", "sdk", "raw"],
+  sides: ["ours", "sdk", "raw", "ours-client", "ours-agent"],
   rows: [
     {
       label: "p50 latency vs SDK",
@@ -203,6 +227,22 @@ const turnLatency: CaseSpec = {
       unit: "µs",
       better: "lower",
       ours: { side: "ours", figure: "p50Us" },
+      theirs: { side: "raw", figure: "p50Us" },
+    },
+    {
+      label: "p50, our client over the raw agent vs raw floor",
+      unit: "µs",
+      better: "lower",
+      layer: true,
+      ours: { side: "ours-client", figure: "p50Us" },
+      theirs: { side: "raw", figure: "p50Us" },
+    },
+    {
+      label: "p50, the raw client over our agent vs raw floor",
+      unit: "µs",
+      better: "lower",
+      layer: true,
+      ours: { side: "ours-agent", figure: "p50Us" },
       theirs: { side: "raw", figure: "p50Us" },
     },
     {
@@ -262,7 +302,8 @@ const historyAppend: CaseSpec = {
   name: "history-append",
   title: "InMemorySessionStore.appendUpdate cost per chunk at 10k, 100k and 1M appends",
   what: [
-    "ours only: `agent_message_chunk` updates of one message appended to a fresh store; smaller counts repeated until each has appended 1M chunks, median repetition. Flatness = slowest / fastest per-chunk cost.",
+    "ours only: `agent_message_chunk` updates of one message appended to a fresh store; smaller counts repeated (fresh stores) until each has appended 1M chunks, each count's figure its total time over its total chunks. Flatness = slowest / fastest per-chunk cost.",
+    "page-fault rows (no target): minor page faults per 1,000 chunks of each count, i.e. memory touched for the first time. The 10k count reuses the memory its earlier repetitions freed (1 MB of text each, still in the caches); from 100k on, the retained text goes to fresh pages.",
   ],
   script: "history-append.ts",
   sides: ["ours"],
@@ -270,6 +311,24 @@ const historyAppend: CaseSpec = {
     { label: "µs per chunk at 10k appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "small" } },
     { label: "µs per chunk at 100k appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "medium" } },
     { label: "µs per chunk at 1M appends", unit: "µs", better: "lower", ours: { side: "ours", figure: "large" } },
+    {
+      label: "page faults per 1k chunks at 10k appends",
+      unit: "faults",
+      better: "lower",
+      ours: { side: "ours", figure: "smallFaults" },
+    },
+    {
+      label: "page faults per 1k chunks at 100k appends",
+      unit: "faults",
+      better: "lower",
+      ours: { side: "ours", figure: "mediumFaults" },
+    },
+    {
+      label: "page faults per 1k chunks at 1M appends",
+      unit: "faults",
+      better: "lower",
+      ours: { side: "ours", figure: "largeFaults" },
+    },
     {
       label: "flatness (slowest / fastest)",
       unit: "×",

@@ -9,6 +9,10 @@
 //             turn engine, no session store or turn handle), the same chunks as notifications
 // A warm-up turn of 5,000 chunks runs first on the same connection; the headline is the turn after
 // it. The same processes then run two more turns and time a third: the warm figures.
+//   ours-primed, sdk-primed   the headline turn of ours and sdk in processes that ran a 200-chunk
+//             turn before the warm-up: the same code and bytes, but every message of a turn has been
+//             seen once before the optimizing compiler first compiles the per-chunk path (see the
+//             rows' description in ../cases.ts)
 import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
 import type { TurnClient } from "../full/turn-client.js";
 import { nodeArgs, scriptPath } from "../script.js";
@@ -16,6 +20,8 @@ import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
+/** The short turn the primed sides run before the warm-up. */
+const PRIME = quick ? 20 : 200;
 /** Turns of CHUNKS between the headline turn and the warm one. */
 const WARM_TURNS = 2;
 
@@ -37,6 +43,16 @@ async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Fi
   const warmMsgPerSec = await timedTurn(client);
   await client.close();
   return { msgPerSec, warmMsgPerSec, clientPeakRssMiB: peakRss / MiB, agentPeakRssMiB: agentPeakRss / MiB };
+}
+
+/** The headline turn of a process that ran a PRIME-chunk turn before the warm-up. */
+async function primed(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Figures> {
+  const client = await open(new AgentRss());
+  await client.turn(PRIME);
+  await client.turn(WARMUP);
+  const msgPerSec = await timedTurn(client);
+  await client.close();
+  return { msgPerSec };
 }
 
 /** The bare-Connection layer: `../full/stdio-agent-bare.ts` streams notifications for one request. */
@@ -71,6 +87,8 @@ await runSide({
   bare: () => measure(bare),
   ours: () => measure((rss) => oursOverStdio("ours", rss)),
   sdk: () => measure((rss) => sdkOverStdio("sdk", rss)),
+  "ours-primed": () => primed((rss) => oursOverStdio("ours", rss)),
+  "sdk-primed": () => primed((rss) => sdkOverStdio("sdk", rss)),
   "raw-64k": () => measure((rss) => rawOverStdio("raw-64k", rss)),
   "raw-line": () => measure((rss) => rawOverStdio("raw-line", rss)),
 });

@@ -6,6 +6,8 @@
 // the same process. The floor: no library on either side (the raw agent and client of stdio-turn,
 // the same bytes in one write each way): what any stack pays for the two pipe hops. The agents do not report their RSS after each turn here (a system call and a
 // stderr line per turn, on both sides).
+// Each half of our stack against the other half of the floor (a layer each): ours-client is our
+// client over the raw agent, ours-agent the raw client over our agent; what each adds to the floor.
 
 import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
 import type { TurnClient } from "../full/turn-client.js";
@@ -48,4 +50,6 @@ await runSide({
   ours: () => measure((rss) => oursOverStdio("ours", rss)),
   sdk: () => measure((rss) => sdkOverStdio("sdk", rss)),
   raw: () => measure((rss) => rawOverStdio("raw-64k", rss)),
+  "ours-client": () => measure((rss) => oursOverStdio("raw-64k", rss)),
+  "ours-agent": () => measure((rss) => rawOverStdio("ours", rss)),
 });

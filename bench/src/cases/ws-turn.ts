@@ -5,11 +5,16 @@
 //         buildSession().start() + ActiveSession.nextUpdate()
 //   raw   the floor: `ws` alone on both sides, JSON.stringify / JSON.parse per message, one text
 //         frame per message, a burst's frames corked into 64 KiB socket writes
+//   ours-warm, sdk-warm   the same stacks in their own processes, timing the turn after 155,000
+//         chunks (a warm-up and three turns), as stdio-turn's warm rows; in processes of their own so
+//         that the longer run does not enter the headline sides' peak RSS
 import { connectClient, startServer, type WsStack } from "../full/ws-spawn.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
+/** Turns of CHUNKS between the headline turn and the warm one. */
+const WARM_TURNS = 3;
 
 async function measure(stack: WsStack): Promise<Figures> {
   const server = await startServer(stack);
@@ -24,4 +29,24 @@ async function measure(stack: WsStack): Promise<Figures> {
   return { msgPerSec: CHUNKS / seconds, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
 }
 
-await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk"), raw: () => measure("raw") });
+async function warm(stack: WsStack): Promise<Figures> {
+  const server = await startServer(stack);
+  const client = await connectClient(stack, server.url);
+  await client.turn(WARMUP);
+  for (let i = 0; i < WARM_TURNS; i++) await client.turn(CHUNKS);
+  const started = performance.now();
+  const received = await client.turn(CHUNKS);
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  await server.stop();
+  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
+  return { warmMsgPerSec: CHUNKS / seconds };
+}
+
+await runSide({
+  ours: () => measure("ours"),
+  sdk: () => measure("sdk"),
+  raw: () => measure("raw"),
+  "ours-warm": () => warm("ours"),
+  "sdk-warm": () => warm("sdk"),
+});
