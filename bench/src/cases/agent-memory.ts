@@ -5,6 +5,7 @@
 //   sdk   the SDK's v2 agent() with the lifecycle written out (it keeps no history)
 //   ours-no-history  ours with a store that keeps no history: the bound of "ours vs sdk"
 import { AgentRss, rawOverStdio, type StdioAgent } from "../full/stdio-spawn.js";
+import { timedTurn } from "../full/turn-client.js";
 import { type Figures, MiB, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 5_000 : 200_000;
@@ -12,12 +13,9 @@ const CHUNKS = quick ? 5_000 : 200_000;
 async function measure(agent: StdioAgent): Promise<Figures> {
   const rss = new AgentRss();
   const client = await rawOverStdio(agent, rss);
-  const started = performance.now();
-  const received = await client.turn(CHUNKS);
-  const seconds = (performance.now() - started) / 1000;
+  const msgPerSec = await timedTurn(client, CHUNKS);
   await client.close();
-  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
-  return { agentPeakRssMiB: rss.peak / MiB, msgPerSec: CHUNKS / seconds };
+  return { agentPeakRssMiB: rss.peak / MiB, msgPerSec };
 }
 
 await runSide({

@@ -14,7 +14,7 @@
 //             seen once before the optimizing compiler first compiles the per-chunk path (see the
 //             rows' description in ../cases.ts)
 import { AgentRss, oursOverStdio, rawOverStdio, sdkOverStdio } from "../full/stdio-spawn.js";
-import type { TurnClient } from "../full/turn-client.js";
+import { type TurnClient, timedTurn } from "../full/turn-client.js";
 import { nodeArgs, scriptPath } from "../script.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
@@ -25,22 +25,15 @@ const PRIME = quick ? 20 : 200;
 /** Turns of CHUNKS between the headline turn and the warm one. */
 const WARM_TURNS = 2;
 
-async function timedTurn(client: TurnClient): Promise<number> {
-  const started = performance.now();
-  const received = await client.turn(CHUNKS);
-  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
-  return CHUNKS / ((performance.now() - started) / 1000);
-}
-
 async function measure(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Figures> {
   const rss = new AgentRss();
   const client = await open(rss);
   await client.turn(WARMUP);
-  const { result: msgPerSec, peakRss } = await withPeakRss(() => timedTurn(client));
+  const { result: msgPerSec, peakRss } = await withPeakRss(() => timedTurn(client, CHUNKS));
   // The memory rows are the headline turn's; later turns only time a process that has run longer.
   const agentPeakRss = await rss.peakAfter(2);
   for (let i = 0; i < WARM_TURNS; i++) await client.turn(CHUNKS);
-  const warmMsgPerSec = await timedTurn(client);
+  const warmMsgPerSec = await timedTurn(client, CHUNKS);
   await client.close();
   return { msgPerSec, warmMsgPerSec, clientPeakRssMiB: peakRss / MiB, agentPeakRssMiB: agentPeakRss / MiB };
 }
@@ -50,7 +43,7 @@ async function primed(open: (rss: AgentRss) => Promise<TurnClient>): Promise<Fig
   const client = await open(new AgentRss());
   await client.turn(PRIME);
   await client.turn(WARMUP);
-  const msgPerSec = await timedTurn(client);
+  const msgPerSec = await timedTurn(client, CHUNKS);
   await client.close();
   return { msgPerSec };
 }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 import { oursTurnClient } from "../full/ours-client.js";
 import { AgentRss } from "../full/stdio-spawn.js";
+import { timedTurn } from "../full/turn-client.js";
 import { nodeArgs, scriptPath } from "../script.js";
 import { type Figures, quick, runSide } from "./side.js";
 
@@ -26,12 +27,9 @@ async function measure(store: "memory" | "file"): Promise<Figures> {
   try {
     const client = await oursTurnClient(child.transport);
     await client.turn(WARMUP);
-    const started = performance.now();
-    const received = await client.turn(CHUNKS);
-    const seconds = (performance.now() - started) / 1000;
+    const msgPerSec = await timedTurn(client, CHUNKS);
     await client.close();
-    if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
-    return { msgPerSec: CHUNKS / seconds };
+    return { msgPerSec };
   } finally {
     await child.shutdown();
     if (dir) rmSync(dir, { recursive: true, force: true });

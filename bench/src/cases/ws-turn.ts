@@ -8,6 +8,7 @@
 //   ours-warm, sdk-warm   the same stacks in their own processes, timing the turn after 155,000
 //         chunks (a warm-up and three turns), as stdio-turn's warm rows; in processes of their own so
 //         that the longer run does not enter the headline sides' peak RSS
+import { timedTurn } from "../full/turn-client.js";
 import { connectClient, startServer, type WsStack } from "../full/ws-spawn.js";
 import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
 
@@ -20,13 +21,10 @@ async function measure(stack: WsStack): Promise<Figures> {
   const server = await startServer(stack);
   const client = await connectClient(stack, server.url);
   await client.turn(WARMUP);
-  const started = performance.now();
-  const { result: received, peakRss } = await withPeakRss(() => client.turn(CHUNKS));
-  const seconds = (performance.now() - started) / 1000;
+  const { result: msgPerSec, peakRss } = await withPeakRss(() => timedTurn(client, CHUNKS));
   await client.close();
   const serverPeak = await server.stop();
-  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
-  return { msgPerSec: CHUNKS / seconds, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
+  return { msgPerSec, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
 }
 
 async function warm(stack: WsStack): Promise<Figures> {
@@ -34,13 +32,10 @@ async function warm(stack: WsStack): Promise<Figures> {
   const client = await connectClient(stack, server.url);
   await client.turn(WARMUP);
   for (let i = 0; i < WARM_TURNS; i++) await client.turn(CHUNKS);
-  const started = performance.now();
-  const received = await client.turn(CHUNKS);
-  const seconds = (performance.now() - started) / 1000;
+  const warmMsgPerSec = await timedTurn(client, CHUNKS);
   await client.close();
   await server.stop();
-  if (received !== CHUNKS) throw new Error(`received ${received} of ${CHUNKS} chunks`);
-  return { warmMsgPerSec: CHUNKS / seconds };
+  return { warmMsgPerSec };
 }
 
 await runSide({
