@@ -6,7 +6,7 @@
  * - `offline`: the connection is gone; the run that was going on still ends like a cancelled
  *   one, but its updates are only recorded in the history.
  */
-import { type Logger, NOTIFICATION_SENT } from "@acp-kit/protocol/jsonrpc";
+import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { ClientNotifications, SessionUpdate } from "@acp-kit/protocol/types";
 import { SessionClosedError } from "./errors.js";
 import type { Peer } from "./peer.js";
@@ -103,15 +103,7 @@ export class SessionLink {
   /** A notification of a run to the client (already checked); not sent once the connection is gone. */
   notify<M extends keyof ClientNotifications>(method: M, params: ClientNotifications[M]["params"]): Promise<void> {
     if (this.offline) return Promise.resolve();
-    const logger = this.#services.logger;
-    try {
-      const sent = this.#services.peer.notify(method, params);
-      if (sent === NOTIFICATION_SENT) return sent;
-      return Promise.resolve(sent).catch((error: unknown) => logger.debug?.(`${method} not delivered`, error));
-    } catch (error) {
-      logger.debug?.(`${method} not delivered`, error);
-      return Promise.resolve();
-    }
+    return this.#services.sender.notify(this.#sessionId, method, params);
   }
 
   /** Writes a change of the session record; a store failure is logged, never thrown. */

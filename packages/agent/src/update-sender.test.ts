@@ -45,4 +45,17 @@ describe("UpdateSender.send", () => {
     await expect(failing.sender.send("s", chunk)).resolves.toBeUndefined();
     expect(failing.debug[0]?.[0]).toBe("session/update not delivered");
   });
+
+  it("sends the session's other notifications the same way, a failure logged under their method", async () => {
+    const taken = senderWith(() => NOTIFICATION_SENT);
+    expect(taken.sender.notify("s", "_vendor/progress" as never, {} as never)).toBe(NOTIFICATION_SENT);
+    const failing = senderWith(() => Promise.reject(new Error("connection gone")));
+    await expect(failing.sender.notify("s", "_vendor/progress" as never, {} as never)).resolves.toBeUndefined();
+    expect(failing.debug[0]).toEqual(["_vendor/progress not delivered", { sessionId: "s", error: expect.any(Error) }]);
+    const throwing = senderWith(() => {
+      throw new Error("closed");
+    });
+    await expect(throwing.sender.notify("s", "_vendor/progress" as never, {} as never)).resolves.toBeUndefined();
+    expect(throwing.debug[0]?.[0]).toBe("_vendor/progress not delivered");
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * The single exit for `session/update`: validate (when on), record in the session history, send.
- * Validation runs before anything else, so an invalid update is neither recorded nor sent.
+ * Validation runs before anything else, so an invalid update is neither recorded nor sent. The
+ * session's other notifications leave through `notify` too, so that a lost send is handled once.
  */
 import { type Logger, NOTIFICATION_SENT } from "@acp-kit/protocol/jsonrpc";
-import type { SessionUpdate } from "@acp-kit/protocol/types";
+import type { ClientNotifications, SessionUpdate } from "@acp-kit/protocol/types";
 import type { OutgoingCheck, Peer } from "./peer.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -45,15 +46,27 @@ export class UpdateSender {
     this.#check?.("session/update", "params", params);
     if (options.record !== false && !LIVE_ONLY.has(update.sessionUpdate)) this.record(sessionId, update);
     if (options.deliver === false) return NOTIFICATION_SENT;
+    return this.notify(sessionId, "session/update", params);
+  }
+
+  /**
+   * Sends a notification of the session (already checked). The promise settles when the
+   * transport took it and never rejects: a send that failed is logged at debug level.
+   */
+  notify<M extends keyof ClientNotifications>(
+    sessionId: string,
+    method: M,
+    params: ClientNotifications[M]["params"],
+  ): Promise<void> {
     try {
-      const sent = this.#peer.notify("session/update", params);
+      const sent = this.#peer.notify(method, params);
       // Taken at once (the common case): nothing can reject, so no `catch` (a promise and a microtask).
       if (sent === NOTIFICATION_SENT) return sent;
       return Promise.resolve(sent).catch((error: unknown) =>
-        this.#logger.debug?.("session/update not delivered", { sessionId, error }),
+        this.#logger.debug?.(`${method} not delivered`, { sessionId, error }),
       );
     } catch (error) {
-      this.#logger.debug?.("session/update not delivered", { sessionId, error });
+      this.#logger.debug?.(`${method} not delivered`, { sessionId, error });
       return NOTIFICATION_SENT;
     }
   }
