@@ -107,10 +107,15 @@ export class NdjsonWriter {
   /** Hand everything queued to the stream now (synchronously). */
   flush(): void {
     if (this.#queued.length === 0 || this.#failure) return;
+    this.#handOver(frameLines(this.#takeQueued()));
+  }
+
+  /** The queued payloads, leaving the queue (and its length) empty. */
+  #takeQueued(): string[] {
     const payloads = this.#queued;
     this.#queued = [];
     this.#queuedLength = 0;
-    this.#handOver(frameLines(payloads));
+    return payloads;
   }
 
   /**
@@ -150,8 +155,7 @@ export class NdjsonWriter {
   /** Stop listening to the stream and reject a pending drain wait. Does not end the stream. */
   dispose(reason: ConnectionError): void {
     this.#ended = true;
-    this.#queued = [];
-    this.#queuedLength = 0;
+    this.#takeQueued();
     this.#stream.off("drain", this.#onDrain);
     // Keep an error listener: a late EPIPE must not become an uncaught exception.
     this.#stream.off("error", this.#onStreamError);
@@ -200,8 +204,7 @@ export class NdjsonWriter {
   #fail(error: ConnectionError): void {
     if (this.#failure) return;
     this.#failure = error;
-    this.#queued = [];
-    this.#queuedLength = 0;
+    this.#takeQueued();
     this.#rejectDrain(error);
     this.#onError?.(error);
   }
