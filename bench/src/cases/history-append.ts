@@ -13,7 +13,7 @@
 import { InMemorySessionStore } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { chunkText } from "../full/workload.js";
-import { type Figures, quick, runSide } from "./side.js";
+import { quick, runSide } from "./side.js";
 
 const COUNTS = quick ? [1_000, 10_000, 20_000] : [10_000, 100_000, 1_000_000];
 
@@ -38,8 +38,13 @@ function appendMs(count: number): number {
 
 const LARGEST = COUNTS[COUNTS.length - 1] as number;
 
-/** µs per chunk at `count` appends, and the minor page faults (fresh memory) per 1,000 chunks. */
-function perChunk(count: number): { us: number; faults: number } {
+/** µs per chunk at a count of appends, and the minor page faults (fresh memory) per 1,000 chunks. */
+interface PerChunk {
+  us: number;
+  faults: number;
+}
+
+function perChunk(count: number): PerChunk {
   const faultsBefore = process.resourceUsage().minorPageFault;
   let ms = 0;
   for (let done = 0; done < LARGEST; done += count) ms += appendMs(count);
@@ -50,17 +55,16 @@ function perChunk(count: number): { us: number; faults: number } {
 await runSide({
   ours: async () => {
     appendMs(COUNTS[1] as number); // warm-up: the optimizing compiler settles
-    const [small, medium, large] = COUNTS.map(perChunk) as [
-      { us: number; faults: number },
-      { us: number; faults: number },
-      { us: number; faults: number },
-    ];
+    const [small, medium, large] = COUNTS.map(perChunk) as [PerChunk, PerChunk, PerChunk];
     const us = [small.us, medium.us, large.us];
-    const figures: Figures = { small: small.us, medium: medium.us, large: large.us };
-    figures.flatness = Math.max(...us) / Math.min(...us);
-    figures.smallFaults = small.faults;
-    figures.mediumFaults = medium.faults;
-    figures.largeFaults = large.faults;
-    return figures;
+    return {
+      small: small.us,
+      medium: medium.us,
+      large: large.us,
+      flatness: Math.max(...us) / Math.min(...us),
+      smallFaults: small.faults,
+      mediumFaults: medium.faults,
+      largeFaults: large.faults,
+    };
   },
 });
