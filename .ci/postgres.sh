@@ -1,4 +1,5 @@
-# Sourced by .ci/run (and usable by hand: `source .ci/postgres.sh && start_test_postgres`).
+# Sourced by `npm test` (scripts/run.mjs) when Debian's PostgreSQL binaries are there, and usable by
+# hand: `source .ci/postgres.sh && start_test_postgres`.
 # Starts a throwaway PostgreSQL cluster from Debian's package on a free loopback port, in a fresh
 # temporary data directory, and exports ACP_KIT_PG_URL for the tests that need it. Idempotent: a
 # reachable ACP_KIT_PG_URL is reused. The cluster is stopped and its directory removed on exit.

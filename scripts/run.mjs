@@ -3,7 +3,7 @@
 // Each one provisions what it needs on first use (pnpm at the pinned version, the
 // workspace's dependencies), so a fresh clone on a machine with only Node and npm works.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { stripVTControlCharacters } from "node:util";
@@ -101,6 +101,23 @@ function clearReports() {
 }
 
 const task = process.argv[2];
+// With PostgreSQL's binaries on the machine and no server named, the tests get a throwaway cluster:
+// this command runs again inside the shell that `.ci/postgres.sh` starts it from (the script CI
+// uses too), which stops the cluster and removes its folder when the run ends.
+if (task === "test" && !process.env.ACP_KIT_PG_URL && !process.env.ACP_KIT_PG_TRIED && hasPostgresBinaries()) {
+  const script = [
+    "source .ci/postgres.sh",
+    'start_test_postgres || echo "! could not start a throwaway PostgreSQL cluster (see above): its tests are skipped"',
+    'node scripts/run.mjs "$@"',
+  ].join("\n");
+  const rerun = spawnSync("bash", ["-c", script, "run.mjs", ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ACP_KIT_PG_TRIED: "1" },
+  });
+  process.exit(rerun.status ?? 1);
+}
+
 const pnpm = ensurePnpm();
 // turbo (and nested `pnpm` calls in scripts) look pnpm up on PATH: put the private copy first.
 const pathWithPnpm = pnpm === "pnpm" ? process.env.PATH : `${dirname(pnpm)}${delimiter}${process.env.PATH ?? ""}`;
@@ -122,13 +139,38 @@ const VITEST_TYPECHECK_NOTICE = [
   /^(?:\S+: )?Breaking changes might not follow SemVer, please pin Vitest's version when using it\.$/,
 ];
 
-/** The browser test in @acp-kit/transport-ws needs Chromium; say so up front when it will be skipped. */
-function chromiumNote() {
-  const path = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (existsSync(path)) return undefined;
-  return process.env.CI
-    ? `Chromium not found at ${path}: the browser test in @acp-kit/transport-ws will fail (CI must install it; see .ci/run)`
-    : `Chromium not found at ${path}: the browser test in @acp-kit/transport-ws is skipped (install chromium or set CHROMIUM_PATH)`;
+/** Chromium for the browser tests: `CHROMIUM_PATH` when set, else the first browser binary on PATH. */
+function findChromium() {
+  if (process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
+  const dirs = (process.env.PATH ?? "").split(delimiter).filter(Boolean);
+  for (const name of ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]) {
+    for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** What the machine lacks for some suites, each with the one command that installs it (none: `[]`). */
+function missingParts(chromium) {
+  const missing = [];
+  if (!chromium) {
+    missing.push(
+      `Chromium not found (${process.env.CHROMIUM_PATH ? `CHROMIUM_PATH=${process.env.CHROMIUM_PATH}` : "none on PATH"}): ` +
+        "the browser tests of @acp-kit/transport-ws and @acp-kit/cli are skipped. Install it: `apt-get install chromium`",
+    );
+  }
+  if (!process.env.ACP_KIT_PG_URL) {
+    missing.push(
+      "PostgreSQL not found (no /usr/lib/postgresql/*/bin/initdb, no ACP_KIT_PG_URL): the PostgreSQL store tests, " +
+        "its README example and the fleet e2e test are skipped. Install it: `apt-get install postgresql`",
+    );
+  }
+  return missing;
+}
+
+/** Debian's PostgreSQL server binaries, which `.ci/postgres.sh` starts a throwaway cluster from. */
+function hasPostgresBinaries() {
+  const lib = "/usr/lib/postgresql";
+  return existsSync(lib) && readdirSync(lib).some((version) => existsSync(join(lib, version, "bin", "initdb")));
 }
 
 if (task === "test") {
@@ -147,19 +189,21 @@ if (task === "test") {
   must(process.execPath, [join(root, "scripts", "source-metrics.mjs"), "--check"], { env });
   console.log("✓ source budgets of docs/architecture.md hold (scripts/source-metrics.mjs)");
   must(pnpm, ["run", "codegen", "--check"], { env });
-  const note = chromiumNote();
-  if (note) console.log(`! ${note}`);
+  const chromium = findChromium();
+  const missing = missingParts(chromium);
+  for (const part of missing) console.log(`! ${part}`);
   const code = await runFiltered(
     pnpm,
     ["exec", "turbo", "run", "typecheck", "test", "--concurrency=2", "--continue"],
     VITEST_TYPECHECK_NOTICE,
-    { env },
+    { env: chromium ? { ...env, CHROMIUM_PATH: chromium } : env },
   );
   // The API reference must build without a warning (typedoc.json: treatWarningsAsErrors).
   const docs = run(pnpm, ["run", "--silent", "docs", "--logLevel", "Warn"], { env });
   if (docs === 0) console.log("✓ API reference (TypeDoc, 0 warnings) in docs/api/");
   else console.error("✗ API reference: TypeDoc reported warnings or errors (pnpm run docs)");
-  if (note) console.log(`\n! ${note}`);
+  if (missing.length > 0) console.log("");
+  for (const part of missing) console.log(`! ${part}`);
   const failed = summarizeTests();
   process.exit(code !== 0 ? code : docs !== 0 ? docs : failed > 0 ? 1 : 0);
 } else if (task === "demo") {

@@ -42,7 +42,7 @@ const IN_CI = process.env.CI === "true" || process.env.CI === "1";
 const skipPostgres = (PG_URL === undefined || PG_URL === "") && !IN_CI;
 if (skipPostgres)
   process.stderr.write(
-    "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL fleet e2e test is SKIPPED (source .ci/postgres.sh && start_test_postgres).\n\n",
+    "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL fleet e2e test is SKIPPED (install PostgreSQL: apt-get install postgresql, then npm test starts a throwaway cluster).\n\n",
   );
 
 async function connect(port: number): Promise<AcpClient> {
@@ -157,7 +157,9 @@ describe.skipIf(skipPostgres)("PostgreSQL fleet: two instances behind a balancer
 
   beforeAll(async () => {
     if (PG_URL === undefined || PG_URL === "")
-      throw new Error("CI=true but ACP_KIT_PG_URL is not set: .ci/run must start PostgreSQL (see .ci/postgres.sh)");
+      throw new Error(
+        "CI=true but ACP_KIT_PG_URL is not set: npm test starts PostgreSQL where its binaries are installed (.ci/run installs them; see .ci/postgres.sh)",
+      );
     admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);

@@ -26,7 +26,7 @@ interface Run {
 const PG_URL = process.env.ACP_KIT_PG_URL;
 if (PG_URL === undefined && process.env.CI !== "true") {
   process.stderr.write(
-    "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL README example is SKIPPED (source .ci/postgres.sh && start_test_postgres).\n\n",
+    "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL README example is SKIPPED (install PostgreSQL: apt-get install postgresql, then npm test starts a throwaway cluster).\n\n",
   );
 }
 
@@ -220,7 +220,9 @@ describe("README code examples", () => {
     const name = `${run.postgres ? "DATABASE_URL=… " : ""}${run.argv.join(" ")}`;
     it.skipIf(run.postgres === true && PG_URL === undefined && process.env.CI !== "true")(name, () => {
       if (run.postgres && PG_URL === undefined)
-        throw new Error("CI=true but ACP_KIT_PG_URL is not set: .ci/run must start PostgreSQL (see .ci/postgres.sh)");
+        throw new Error(
+          "CI=true but ACP_KIT_PG_URL is not set: npm test starts PostgreSQL where its binaries are installed (.ci/run installs them; see .ci/postgres.sh)",
+        );
       const { code, stdout, stderr } = execute(run.argv, run.postgres && PG_URL ? { DATABASE_URL: PG_URL } : {});
       expect(run.stream === "stderr" ? stderr : stdout, stderr).toMatch(run.expect);
       expect(code, stderr).toBe(run.exitCode ?? 0);

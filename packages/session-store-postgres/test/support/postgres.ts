@@ -1,6 +1,6 @@
 /**
- * Where the tests find PostgreSQL: `ACP_KIT_PG_URL` (`.ci/run` starts a throwaway cluster and
- * sets it; by hand: `source .ci/postgres.sh && start_test_postgres`). Without it the tests are
+ * Where the tests find PostgreSQL: `ACP_KIT_PG_URL` (`npm test` starts a throwaway cluster and
+ * sets it where PostgreSQL is installed; by hand: `source .ci/postgres.sh && start_test_postgres`). Without it the tests are
  * skipped with a loud message, except in CI (`CI=true`), where a missing database fails the run.
  */
 import { randomBytes } from "node:crypto";
@@ -15,14 +15,17 @@ export const skipWithoutPostgres = (PG_URL === undefined || PG_URL === "") && !I
 if (skipWithoutPostgres) {
   process.stderr.write(
     "\n!!! ACP_KIT_PG_URL is not set: the PostgreSQL session-store tests are SKIPPED.\n" +
-      "!!! Run them with: source .ci/postgres.sh && start_test_postgres && pnpm test\n\n",
+      "!!! Install PostgreSQL (apt-get install postgresql) and npm test starts a throwaway cluster for them;\n" +
+      "!!! for this package alone: source .ci/postgres.sh && start_test_postgres && pnpm test\n\n",
   );
 }
 
 /** Throws in CI when there is no database (call it first in `beforeAll`). */
 export function assertPostgres(): void {
   if (PG_URL === undefined || PG_URL === "")
-    throw new Error("CI=true but ACP_KIT_PG_URL is not set: .ci/run must start PostgreSQL (see .ci/postgres.sh)");
+    throw new Error(
+      "CI=true but ACP_KIT_PG_URL is not set: npm test starts PostgreSQL where its binaries are installed (.ci/run installs them; see .ci/postgres.sh)",
+    );
 }
 
 /** A fresh schema per test file, so runs never see each other's tables. */
