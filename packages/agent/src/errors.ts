@@ -3,7 +3,7 @@
  * author that their own code asked for something the protocol forbids. Like every local error of
  * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
  */
-import { LocalError } from "@acp-kit/protocol/jsonrpc";
+import { type ErrorObject, LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
@@ -45,5 +45,24 @@ export class DuplicateIdError extends LocalError {
     );
     this.kind = kind;
     this.id = id;
+  }
+}
+
+/**
+ * The client answered a request of the agent (`session/request_permission`,
+ * `elicitation/create`) with a JSON-RPC error. It is the client's answer to that request, not
+ * an error of the agent's own method: a turn that lets it escape ends with `stopReason: "error"`
+ * and an error that names the request, the client's error in its `data`
+ * (`{ method, error: { code, message, data? } }`), so a client never reads the agent's
+ * `session/prompt` as "Method not found".
+ */
+export class ClientRequestError extends LocalError {
+  override readonly name = "ClientRequestError";
+  readonly method: string;
+  readonly error: ErrorObject;
+  constructor(method: string, error: ErrorObject) {
+    super(`The client answered ${method} with error ${error.code}: ${error.message}`);
+    this.method = method;
+    this.error = error;
   }
 }
