@@ -168,8 +168,13 @@ export class V1SessionProjection {
         return [{ ...update } as ProjectedUpdate];
       case "notice":
         return this.#client.session?.notices != null ? [{ ...update } as ProjectedUpdate] : [];
-      case "compaction_update":
-        return this.#client.session?.compaction != null ? [{ ...update } as ProjectedUpdate] : [];
+      case "compaction_update": {
+        if (this.#client.session?.compaction == null) return [];
+        const { summary } = update;
+        if (!Array.isArray(summary)) return [{ ...update } as ProjectedUpdate];
+        const blocks = summary.flatMap((block) => contentBlockToV1(block) ?? []);
+        return [{ ...update, summary: blocks } as ProjectedUpdate];
+      }
       case "compaction_summary_chunk": {
         if (this.#client.session?.compaction == null) return [];
         const content = contentBlockToV1(update.content);
