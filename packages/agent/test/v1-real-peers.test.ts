@@ -192,6 +192,20 @@ describe("our agent seen by a v1 client", () => {
     },
   );
 
+  it("a client's huge error is clipped: its message cut, its data left out", async () => {
+    const { client, sessionId } = await v1Session(editWithPermission, {
+      onPermission: () => {
+        throw new RequestError(-32000, "m".repeat(100_000), { blob: "d".repeat(100_000) });
+      },
+    });
+    const error = (await client.prompt(sessionId, "go").catch((e: unknown) => e)) as {
+      message: string;
+      data: { error: Record<string, unknown> };
+    };
+    expect(error.message.length).toBeLessThan(1200);
+    expect(error.data.error).toEqual({ code: -32000, message: expect.stringContaining("(100000 characters)") });
+  });
+
   it("the v2 path follows the same rule: the idle's error names the request, the client's error in its data", async () => {
     const thrown = RequestError.methodNotFound("session/request_permission");
     running = await startWithSession(
