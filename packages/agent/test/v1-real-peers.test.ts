@@ -161,6 +161,25 @@ describe("our agent seen by a v1 client", () => {
     expect(foldToolCalls(client.wire).get(asked?.params.toolCall.toolCallId)?.title).toBe("Edit src/greeting.ts");
   });
 
+  it("fields the permission's tool call brings stay the call's once the question is taken back", async () => {
+    const { client, sessionId } = await v1Session(
+      async (turn) => {
+        const call = turn.toolCall({ title: "Delete tmp", kind: "delete" });
+        await call.requestPermission({
+          title: "Allow deleting tmp?",
+          patch: { content: ["rm -r tmp"], status: "pending" },
+        });
+        return "end_turn";
+      },
+      { onPermission: allow },
+    );
+    await client.prompt(sessionId, "go");
+    expect(v1Violations(client.wire)).toEqual([]);
+    const [call] = [...foldToolCalls(client.wire).values()];
+    expect(call).toMatchObject({ title: "Delete tmp", kind: "delete" });
+    expect(call?.content).toEqual([{ type: "content", content: { type: "text", text: "rm -r tmp" } }]);
+  });
+
   it("an edit reaches the client as a v1 diff, a terminal's output as text", async () => {
     const { client, sessionId } = await v1Session(editWithPermission, { onPermission: allow });
     await client.prompt(sessionId, "go");

@@ -202,6 +202,10 @@ export class V1ClientProjection {
       const v1 = permissionRequestToV1(request, `permission-${++this.#permissionIds}`, held);
       // A v1 client expects the tool call a permission is about to exist already.
       if (v1.announce !== undefined) void this.#notify(request.sessionId, session.announceToolCall(v1.announce));
+      // The engine records the subject's fields without sending them: the request's toolCall
+      // carries them, and the client's copy of the call now holds them.
+      else if (request.subject?.type === "tool_call" && "toolCall" in request.subject)
+        session.toV1({ sessionUpdate: "tool_call_update", ...request.subject.toolCall });
       if (v1.shown) this.#asked.set(id, { sessionId: request.sessionId, toolCallId: v1.request.toolCall.toolCallId });
       return this.#io.toPeer({ jsonrpc: "2.0", id, method, params: v1.request });
     }
