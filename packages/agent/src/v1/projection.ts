@@ -338,6 +338,7 @@ export class V1ClientProjection {
         return answer({});
       }
       case "close":
+        for (const [askedId, asked] of this.#asked) if (asked.sessionId === sent.sessionId) this.#asked.delete(askedId);
         this.#sessions.delete(sent.sessionId);
         this.#options.delete(sent.sessionId);
         this.#prompts.delete(sent.sessionId);
