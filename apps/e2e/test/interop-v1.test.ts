@@ -77,8 +77,8 @@ describe.each(cells)("%s", (_name, driver) => {
         expect(full.toolStatuses.size).toBeGreaterThanOrEqual(2);
         const kinds = [...full.toolContent.values()].flat();
         expect(kinds).toContain("content");
-        // A v1 diff reaches our client as a v2 diff; the sample agent's v2 patch reaches a v1 client as text.
-        if (driver === acpKitClientV1) expect(kinds).toContain("diff");
+        // A v1 diff reaches our client as a v2 diff; the sample agent's v2 patch reaches a v1 client as a v1 diff.
+        expect(kinds).toContain("diff");
       });
       await matrix.run(where, "plan", async () => {
         expect(full.planStatuses.length).toBeGreaterThan(1);

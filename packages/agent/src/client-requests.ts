@@ -2,10 +2,13 @@
  * Requests and notifications a run sends to the client (permission, elicitation). Refusals
  * (ended run, closed session, invalid params) throw synchronously, so nothing is sent. A request
  * the whole run waits on moves the foreground to `requires_action` until it is answered; one that
- * was withdrawn (cancel, run end, lost connection) reads as `{ ok: false }`.
+ * was withdrawn (cancel, run end, lost connection) reads as `{ ok: false }`; one the client
+ * answered with an error throws `ClientRequestError`.
  */
+
+import { RequestError } from "@acp-kit/protocol/jsonrpc";
 import type { ClientNotifications, ClientRequests } from "@acp-kit/protocol/types";
-import { TurnEndedError } from "./errors.js";
+import { ClientRequestError, TurnEndedError } from "./errors.js";
 import type { Foreground } from "./foreground.js";
 import type { SessionLink } from "./session-link.js";
 import type { WorkRun } from "./work-run.js";
@@ -71,6 +74,8 @@ export class RunRequests {
       // Withdrawn (cancel, turn end), or lost with the connection (whose end cancels the run,
       // whichever of the two the connection reports first): it reads as cancelled.
       if (abort.signal.aborted || run.cancelRequested || peer.isClosed) return { ok: false };
+      // The client's error answer: the handler sees it as such, not as an error to answer with.
+      if (error instanceof RequestError) throw new ClientRequestError(method, error.toErrorObject());
       throw error;
     } finally {
       run.pendingRequests.delete(abort);

@@ -3,7 +3,7 @@
  * author that their own code asked for something the protocol forbids. Like every local error of
  * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
  */
-import { LocalError } from "@acp-kit/protocol/jsonrpc";
+import { clipText, type ErrorObject, LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
@@ -45,5 +45,35 @@ export class DuplicateIdError extends LocalError {
     );
     this.kind = kind;
     this.id = id;
+  }
+}
+
+/** How much of a client's error a `ClientRequestError` keeps: the message's characters, the data's JSON length. */
+const MAX_CLIENT_MESSAGE = 1024;
+const MAX_CLIENT_DATA = 4096;
+
+/**
+ * The client answered a request of the agent (`session/request_permission`,
+ * `elicitation/create`) with a JSON-RPC error. It is the client's answer to that request, not
+ * an error of the agent's own method: a turn that lets it escape ends with `stopReason: "error"`
+ * and an error that names the request, the client's error in its `data`
+ * (`{ method, error: { code, message, data? } }`, the message clipped to 1024 characters, data
+ * over 4 KiB of JSON left out), so a client never reads the agent's
+ * `session/prompt` as "Method not found".
+ */
+export class ClientRequestError extends LocalError {
+  override readonly name = "ClientRequestError";
+  readonly method: string;
+  readonly error: ErrorObject;
+  constructor(method: string, error: ErrorObject) {
+    // The client wrote it: its message is clipped and large data left out, as the turn's error
+    // is sent and stored again.
+    const message = clipText(error.message, MAX_CLIENT_MESSAGE);
+    super(`The client answered ${method} with error ${error.code}: ${message}`);
+    this.method = method;
+    const kept: ErrorObject = { code: error.code, message };
+    if (error.data !== undefined && (JSON.stringify(error.data)?.length ?? 0) <= MAX_CLIENT_DATA)
+      kept.data = error.data;
+    this.error = kept;
   }
 }

@@ -22,6 +22,7 @@ export type { ElicitationRequest, ElicitationResult, FormElicitation, UrlElicita
 export {
   AgentDefinitionError,
   CapabilityNotSupportedError,
+  ClientRequestError,
   DuplicateIdError,
   SessionClosedError,
   TurnEndedError,

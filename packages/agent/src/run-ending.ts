@@ -5,6 +5,7 @@
  */
 import { isStopReason, type StopReason } from "@acp-kit/protocol";
 import { type Logger, RequestError } from "@acp-kit/protocol/jsonrpc";
+import { ClientRequestError } from "./errors.js";
 import type { LastStop } from "./session-store.js";
 import type { WorkRun } from "./work-run.js";
 
@@ -26,6 +27,11 @@ export function stopOf(outcome: Outcome, cancelled: boolean, logger: Logger, ses
   }
   const thrown = outcome.error;
   logger.error?.("Turn handler failed", { sessionId, error: thrown });
+  if (thrown instanceof ClientRequestError)
+    return {
+      stopReason: "error",
+      error: { code: -32603, message: thrown.message, data: { method: thrown.method, error: thrown.error } },
+    };
   return {
     stopReason: "error",
     error:

@@ -14,7 +14,7 @@ import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate 
 export interface LastStop {
   stopReason: StopReason;
   /** Present with `stopReason: "error"`. */
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 /** What the store keeps about one session besides its history. */

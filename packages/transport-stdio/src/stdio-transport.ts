@@ -22,6 +22,16 @@ export interface StdioTransportOptions {
    */
   exitAfterCloseMs?: number;
   writeCoalescing?: WriteCoalescing;
+  /**
+   * What SIGINT does while the transport is open (default `"auto"`). A client that drives the
+   * agent through pipes (a CLI in a terminal) keeps it in its process group, so the
+   * terminal's Ctrl-C reaches the agent too: it is the client's to act on (it sends
+   * `session/cancel`, or exits and closes stdin). `"ignore"`: SIGINT is ignored (logged at
+   * `debug`); `"default"`: Node's default (the process exits); `"auto"`: `"ignore"` when stdin
+   * is not a TTY, `"default"` when a person runs the agent in a terminal. Stdin's end and
+   * SIGTERM end the agent either way. Only with `process.stdin` as input.
+   */
+  sigint?: "auto" | "ignore" | "default";
   logger?: Logger;
   /** Streams to use instead of `process.stdin` / `process.stdout` (tests, embedding). No guard is installed then. */
   input?: Readable;
@@ -32,6 +42,7 @@ export interface StdioTransportOptions {
  * The agent's end of a stdio connection: reads the client's messages from `process.stdin`,
  * writes to `process.stdout`. Ends cleanly when stdin ends (the client closed it or exited).
  * Stdout is guarded: a stray `console.log` goes to stderr instead of corrupting the stream.
+ * Driven through pipes, SIGINT is ignored while the transport is open (see `sigint`).
  *
  * @example
  * ```ts
@@ -67,6 +78,14 @@ export function stdioTransport(options: StdioTransportOptions = {}): NdjsonTrans
     onEnd.push(() => process.off("exit", flushOnExit));
   }
 
+  if (input === process.stdin && ignoresSigint(options.sigint ?? "auto", process.stdin.isTTY === true)) {
+    const logger = options.logger;
+    const onSigint = (): void =>
+      logger?.debug?.("stdioTransport: SIGINT ignored (the client cancels; stdin's end or SIGTERM ends the agent)");
+    process.on("SIGINT", onSigint);
+    onEnd.push(() => process.off("SIGINT", onSigint));
+  }
+
   const exitAfterCloseMs = options.exitAfterCloseMs;
   if (exitAfterCloseMs !== undefined) {
     onEnd.push((error) => {
@@ -74,4 +93,9 @@ export function stdioTransport(options: StdioTransportOptions = {}): NdjsonTrans
     });
   }
   return transport;
+}
+
+/** Whether the transport ignores SIGINT: `"auto"` does when stdin is not a terminal. */
+export function ignoresSigint(mode: "auto" | "ignore" | "default", stdinIsTty: boolean): boolean {
+  return mode === "ignore" || (mode === "auto" && !stdinIsTty);
 }

@@ -22,9 +22,9 @@ import {
   decodeErrorText,
   decodeV1Params,
   mcpServersToV2,
+  stopReasonToV1,
   type ClientCapabilities as V1ClientCapabilities,
   type McpServer as V1McpServer,
-  type StopReason as V1StopReason,
   decoders as v1Decoders,
   type WireId,
   type WireMessage,
@@ -48,14 +48,6 @@ interface PendingPrompt {
   answered: boolean;
   end?: WireMessage;
 }
-
-const V1_STOP_REASONS: ReadonlySet<string> = new Set<V1StopReason>([
-  "end_turn",
-  "max_tokens",
-  "max_turn_requests",
-  "refusal",
-  "cancelled",
-]);
 
 /** What a v1 `session/new|load|resume` brings along: where to work and the MCP servers. */
 interface V1Environment {
@@ -87,6 +79,8 @@ export class V1ClientProjection {
   /** Config options per session, to find the mode option. */
   readonly #options = new Map<string, SessionConfigOption[]>();
   #permissionIds = 0;
+  /** Permission requests whose question was added to a tool call's content, by request id. */
+  readonly #asked = new Map<WireId, { sessionId: string; toolCallId: string }>();
 
   constructor(io: ProjectionIo, client: V1ClientCapabilities) {
     this.#io = io;
@@ -110,6 +104,7 @@ export class V1ClientProjection {
 
   fromPeer(message: WireMessage): void | Promise<void> {
     const { id, method } = message;
+    if (method === undefined && id !== undefined && id !== null) this.#answered(id);
     if (method === undefined || id === undefined || id === null) return this.#io.toLocal(message);
     const params = message.params ?? {};
     const refuse = ({ error }: { error: DecodeError }): void | Promise<void> =>
@@ -201,14 +196,35 @@ export class V1ClientProjection {
       const decoded = decoders[method].params(message.params);
       if (!decoded.ok) return this.#io.toPeer(message);
       const request = decoded.value;
-      const v1 = permissionRequestToV1(request, `permission-${++this.#permissionIds}`);
       const session = this.#session(request.sessionId);
+      const held = (toolCallId: string) =>
+        session.knowsToolCall(toolCallId) ? session.toolCallContent(toolCallId) : undefined;
+      const v1 = permissionRequestToV1(request, `permission-${++this.#permissionIds}`, held);
       // A v1 client expects the tool call a permission is about to exist already.
-      if (!session.knowsToolCall(v1.toolCall.toolCallId))
-        void this.#notify(request.sessionId, session.announceToolCall({ ...v1.toolCall }));
-      return this.#io.toPeer({ jsonrpc: "2.0", id, method, params: v1 });
+      if (v1.announce !== undefined) void this.#notify(request.sessionId, session.announceToolCall(v1.announce));
+      // The engine records the subject's fields without sending them: the request's toolCall
+      // carries them, and the client's copy of the call now holds them.
+      else if (request.subject?.type === "tool_call" && "toolCall" in request.subject)
+        session.toV1({ sessionUpdate: "tool_call_update", ...request.subject.toolCall });
+      if (v1.shown) this.#asked.set(id, { sessionId: request.sessionId, toolCallId: v1.request.toolCall.toolCallId });
+      return this.#io.toPeer({ jsonrpc: "2.0", id, method, params: v1.request });
     }
     return this.#io.toPeer(message);
+  }
+
+  /** The client answered a permission request: the call's content goes back to its own. */
+  #answered(id: WireId): void {
+    const asked = this.#asked.get(id);
+    if (asked === undefined) return;
+    this.#asked.delete(id);
+    const session = this.#sessions.get(asked.sessionId);
+    if (session === undefined) return;
+    const { toolCallId } = asked;
+    void this.#notify(asked.sessionId, {
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      content: session.toolCallContent(toolCallId),
+    });
   }
 
   #update({ sessionId, update }: UpdateSessionNotification): void | Promise<void> {
@@ -265,7 +281,7 @@ export class V1ClientProjection {
     return {
       jsonrpc: "2.0",
       id,
-      result: { stopReason: stopReason != null && V1_STOP_REASONS.has(stopReason) ? stopReason : "end_turn" },
+      result: { stopReason: stopReasonToV1(stopReason) },
     };
   }
 
@@ -322,6 +338,7 @@ export class V1ClientProjection {
         return answer({});
       }
       case "close":
+        for (const [askedId, asked] of this.#asked) if (asked.sessionId === sent.sessionId) this.#asked.delete(askedId);
         this.#sessions.delete(sent.sessionId);
         this.#options.delete(sent.sessionId);
         this.#prompts.delete(sent.sessionId);

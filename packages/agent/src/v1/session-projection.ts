@@ -1,43 +1,77 @@
 /**
  * One session of a v2 agent as a v1 client sees it: the v2 updates the engine sends, projected
- * onto v1. State updates end prompts rather than travel (see `V1ClientProjection`); the user
- * message echo is dropped (a v1 client shows its own prompt) except in a load replay; whole
- * message upserts send only the blocks not yet streamed; the first update of a tool call is a
- * v1 `tool_call`, later ones `tool_call_update`s carrying the whole content list; plans lose
- * their id; agent-owned terminals and extension updates have no v1 form and are left out.
+ * onto v1 with v1's fields and values only (v1's enums are closed: see `closed-values.ts` of
+ * `@acp-kit/protocol/v1`). State updates end prompts rather than travel (see
+ * `V1ClientProjection`); the user message echo is dropped (a v1 client shows its own prompt)
+ * except in a load replay; whole message upserts send only the blocks not yet streamed; the
+ * first update of a tool call is a v1 `tool_call`, later ones `tool_call_update`s carrying the
+ * whole content list; an agent-owned terminal shown in a tool call is that call's output as a
+ * text block; plans lose their id; extension updates and blocks have no v1 form and are left out.
  */
-import type { ContentBlock, SessionConfigOption, SessionUpdate, ToolCallUpdate } from "@acp-kit/protocol/types";
+import type {
+  AvailableCommand,
+  ContentBlock,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallUpdate,
+} from "@acp-kit/protocol/types";
 import {
-  type ProjectedToolCall,
-  type ProjectedToolCallContent,
+  contentBlockToV1,
+  planEntryPriorityToV1,
+  planEntryStatusToV1,
   toolCallToV1,
   toolContentToV1,
+  type AvailableCommand as V1AvailableCommand,
   type ClientCapabilities as V1ClientCapabilities,
   type SessionUpdate as V1SessionUpdate,
+  type ToolCall as V1ToolCall,
+  type ToolCallContent as V1ToolCallContent,
+  type ToolCallUpdate as V1ToolCallUpdate,
 } from "@acp-kit/protocol/v1";
+import { TerminalText } from "./terminal-text.js";
 import { configOptionsToV1, modeOptionOf } from "./values.js";
 
-/**
- * A v1 update as the projection sends it: one of v1's variants, its values as v2 gave them
- * where v2 only widens v1's (open enums, extension content blocks).
- */
-export type ProjectedUpdate = { sessionUpdate: V1SessionUpdate["sessionUpdate"] } & Record<string, unknown>;
+/** A v1 update as the projection sends it. */
+export type ProjectedUpdate = V1SessionUpdate;
 
 type ChunkKind = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
 
+/** One item of a tool call's content as the projection keeps it: v1 content, or a terminal it shows. */
+type ToolItem = { readonly v1: readonly V1ToolCallContent[] } | { readonly terminalId: string };
+
+function toolItemOf(content: ToolCallContent): ToolItem {
+  return content.type === "terminal" && "terminalId" in content && typeof content.terminalId === "string"
+    ? { terminalId: content.terminalId }
+    : { v1: toolContentToV1(content) };
+}
+
 /** The fields of a v1 `tool_call`: v1 allows no `null` in it. */
-function withoutNulls(fields: ProjectedUpdate): ProjectedUpdate {
-  const out: ProjectedUpdate = { sessionUpdate: fields.sessionUpdate };
+function toolCallOf(fields: V1ToolCallUpdate & { title: string }): V1ToolCall {
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== null) out[key] = value;
-  return out;
+  return out as unknown as V1ToolCall;
+}
+
+function commandToV1(command: AvailableCommand): V1AvailableCommand[] {
+  if (command.type !== "command") return [];
+  const { type: _type, input, ...fields } = command as Extract<AvailableCommand, { type: "command" }>;
+  const out: V1AvailableCommand = { ...fields };
+  // v1's one input is v2's `text` input, untagged; another kind is left out (v2 lets a client ignore it).
+  if (input === null) out.input = null;
+  else if (input?.type === "text" && "hint" in input && typeof input.hint === "string")
+    out.input = input._meta == null ? { hint: input.hint } : { hint: input.hint, _meta: input._meta };
+  return [out];
 }
 
 export class V1SessionProjection {
   readonly #client: V1ClientCapabilities;
   /** Blocks already sent per message (kind:id), so a whole-message upsert sends only the rest. */
   readonly #sentBlocks = new Map<string, number>();
-  /** Tool calls announced with a v1 `tool_call`, with the content the client holds. */
-  readonly #toolCalls = new Map<string, ProjectedToolCallContent[]>();
+  /** Tool calls announced with a v1 `tool_call`, with their content as the client holds it. */
+  readonly #toolCalls = new Map<string, ToolItem[]>();
+  /** The output of the agent's terminals, by terminal id. */
+  readonly #terminals = new Map<string, TerminalText>();
   #currentMode: string | undefined;
   /** A `session/load` is replaying history: user messages are sent, not dropped. */
   replaying = false;
@@ -51,10 +85,16 @@ export class V1SessionProjection {
     return this.#toolCalls.has(toolCallId);
   }
 
+  /** The content the client holds for a tool call (empty for one it does not know). */
+  toolCallContent(toolCallId: string): V1ToolCallContent[] {
+    return this.#render(this.#toolCalls.get(toolCallId) ?? []);
+  }
+
   /** Announces a tool call the client has not seen (a permission request names it). */
-  announceToolCall(toolCall: ProjectedToolCall): ProjectedUpdate {
-    this.#toolCalls.set(toolCall.toolCallId, toolCall.content ?? []);
-    return { sessionUpdate: "tool_call", ...toolCall };
+  announceToolCall(toolCall: V1ToolCallUpdate & { title: string }, items?: ToolItem[]): ProjectedUpdate {
+    const kept = items ?? (toolCall.content == null ? [] : [{ v1: toolCall.content }]);
+    this.#toolCalls.set(toolCall.toolCallId, kept);
+    return { sessionUpdate: "tool_call", ...toolCallOf({ ...toolCall, content: this.#render(kept) }) };
   }
 
   /** Remembers the mode a setup answer reported, so a later change is sent as `current_mode_update`. */
@@ -77,31 +117,40 @@ export class V1SessionProjection {
       case "agent_thought_chunk": {
         const key = `${update.sessionUpdate}:${update.messageId}`;
         this.#sentBlocks.set(key, (this.#sentBlocks.get(key) ?? 0) + 1);
-        return [{ ...update }];
+        const content = contentBlockToV1(update.content);
+        if (content === undefined) return [];
+        return [{ ...update, sessionUpdate: update.sessionUpdate, content }];
       }
       case "tool_call_update":
         return [this.#toolCall(update)];
       case "tool_call_content_chunk": {
         const id = update.toolCallId;
-        const mapped = toolContentToV1(update.content);
-        if (mapped === undefined) return [];
-        if (!this.#toolCalls.has(id)) return [this.announceToolCall({ toolCallId: id, title: id, content: [mapped] })];
-        const content = [...(this.#toolCalls.get(id) ?? []), mapped];
-        this.#toolCalls.set(id, content);
-        return [{ sessionUpdate: "tool_call_update", toolCallId: id, content }];
+        const item = toolItemOf(update.content);
+        if (!this.#toolCalls.has(id)) return [this.announceToolCall({ toolCallId: id, title: id }, [item])];
+        const items = [...(this.#toolCalls.get(id) ?? []), item];
+        this.#toolCalls.set(id, items);
+        return [{ sessionUpdate: "tool_call_update", toolCallId: id, content: this.#render(items) }];
       }
+      case "terminal_update": {
+        if (update.output === undefined) return [];
+        return this.#terminalChanged(update.terminalId, (t) => t.replace(update.output?.data ?? null));
+      }
+      case "terminal_output_chunk":
+        return this.#terminalChanged(update.terminalId, (t) => t.append(update.data));
       case "plan_update": {
         const { plan } = update;
-        if (plan.type !== "items") return [];
-        return [{ sessionUpdate: "plan", entries: plan.entries }];
+        if (plan.type !== "items" || !("entries" in plan)) return [];
+        const entries = plan.entries.map((entry) => ({
+          ...entry,
+          priority: planEntryPriorityToV1(entry.priority),
+          status: planEntryStatusToV1(entry.status),
+        }));
+        return [{ sessionUpdate: "plan", entries }];
       }
       case "available_commands_update": {
-        const commands = update.availableCommands.flatMap((c) => {
-          if (c.type !== "command") return [];
-          const { type: _type, ...command } = c;
-          return [command];
-        });
-        return [{ sessionUpdate: "available_commands_update", availableCommands: commands }];
+        const availableCommands = update.availableCommands.flatMap(commandToV1);
+        const out: ProjectedUpdate = { sessionUpdate: "available_commands_update", availableCommands };
+        return [update._meta == null ? out : { ...out, _meta: update._meta }];
       }
       case "config_option_update": {
         const options = update.configOptions;
@@ -116,14 +165,23 @@ export class V1SessionProjection {
       }
       case "session_info_update":
       case "usage_update":
-        return [{ ...update }];
+        return [{ ...update } as ProjectedUpdate];
       case "notice":
-        return this.#client.session?.notices != null ? [{ ...update }] : [];
-      case "compaction_update":
-      case "compaction_summary_chunk":
-        return this.#client.session?.compaction != null ? [{ ...update }] : [];
+        return this.#client.session?.notices != null ? [{ ...update } as ProjectedUpdate] : [];
+      case "compaction_update": {
+        if (this.#client.session?.compaction == null) return [];
+        const { summary } = update;
+        if (!Array.isArray(summary)) return [{ ...update } as ProjectedUpdate];
+        const blocks = summary.flatMap((block) => contentBlockToV1(block) ?? []);
+        return [{ ...update, summary: blocks } as ProjectedUpdate];
+      }
+      case "compaction_summary_chunk": {
+        if (this.#client.session?.compaction == null) return [];
+        const content = contentBlockToV1(update.content);
+        return content === undefined ? [] : [{ ...update, sessionUpdate: "compaction_summary_chunk", content }];
+      }
       default:
-        // state_update is read by the projection; terminals and extensions have no v1 form.
+        // state_update is read by the projection; extensions have no v1 form.
         return [];
     }
   }
@@ -138,19 +196,51 @@ export class V1SessionProjection {
     // A replay starts the client from nothing: the whole message goes out again.
     const sent = this.replaying ? 0 : (this.#sentBlocks.get(key) ?? 0);
     this.#sentBlocks.set(key, Math.max(sent, content.length));
-    return content.slice(sent).map((block) => ({ sessionUpdate: chunk, messageId, content: block }));
+    return content.slice(sent).flatMap((block) => {
+      const v1 = contentBlockToV1(block);
+      return v1 === undefined ? [] : [{ sessionUpdate: chunk, messageId, content: v1 }];
+    });
   }
 
   #toolCall(update: ToolCallUpdate & { sessionUpdate: "tool_call_update" }): ProjectedUpdate {
-    const { sessionUpdate: _tag, ...toolCall } = update;
+    const { sessionUpdate: _tag, content, ...toolCall } = update;
     const id = toolCall.toolCallId;
     const fields = toolCallToV1(toolCall);
+    const items = Array.isArray(content) ? content.map(toolItemOf) : undefined;
     // A replay announces every tool call again: the client rebuilds the session from nothing.
     if (!this.#toolCalls.has(id) || this.replaying) {
-      if (fields.title == null) fields.title = toolCall.name ?? id;
-      return withoutNulls(this.announceToolCall(fields));
+      const title = fields.title ?? toolCall.name ?? id;
+      return this.announceToolCall({ ...fields, title }, items ?? this.#toolCalls.get(id) ?? []);
     }
-    if (Array.isArray(fields.content)) this.#toolCalls.set(id, fields.content);
-    return { sessionUpdate: "tool_call_update", ...fields };
+    if (content === null) {
+      this.#toolCalls.set(id, []);
+      return { sessionUpdate: "tool_call_update", ...fields, content: null };
+    }
+    if (items === undefined) return { sessionUpdate: "tool_call_update", ...fields };
+    this.#toolCalls.set(id, items);
+    return { sessionUpdate: "tool_call_update", ...fields, content: this.#render(items) };
+  }
+
+  /** A terminal's output changed: every tool call showing it gets its content again. */
+  #terminalChanged(terminalId: string, change: (terminal: TerminalText) => boolean): ProjectedUpdate[] {
+    let terminal = this.#terminals.get(terminalId);
+    if (terminal === undefined) {
+      terminal = new TerminalText();
+      this.#terminals.set(terminalId, terminal);
+    }
+    if (!change(terminal)) return [];
+    const out: ProjectedUpdate[] = [];
+    for (const [toolCallId, items] of this.#toolCalls)
+      if (items.some((item) => "terminalId" in item && item.terminalId === terminalId))
+        out.push({ sessionUpdate: "tool_call_update", toolCallId, content: this.#render(items) });
+    return out;
+  }
+
+  #render(items: readonly ToolItem[]): V1ToolCallContent[] {
+    return items.flatMap((item): V1ToolCallContent[] => {
+      if ("v1" in item) return [...item.v1];
+      const text = this.#terminals.get(item.terminalId)?.text ?? "";
+      return text === "" ? [] : [{ type: "content", content: { type: "text", text } }];
+    });
   }
 }

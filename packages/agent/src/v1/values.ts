@@ -4,7 +4,6 @@ import type {
   ClientCapabilities,
   InitializeRequest,
   InitializeResponse,
-  PermissionOption,
   RequestPermissionRequest,
   SessionConfigOption,
   SessionConfigSelectGroup,
@@ -13,7 +12,7 @@ import type {
 import {
   authMethodsToV1,
   configOptionToV1,
-  type ProjectedToolCall,
+  permissionOptionKindToV1,
   type SessionModeState,
   toolCallToV1,
   type AgentCapabilities as V1AgentCapabilities,
@@ -21,7 +20,10 @@ import {
   type SessionConfigOption as V1ConfigOption,
   type InitializeRequest as V1InitializeRequest,
   type InitializeResponse as V1InitializeResponse,
+  type RequestPermissionRequest as V1RequestPermissionRequest,
   type SessionCapabilities as V1SessionCapabilities,
+  type ToolCallContent as V1ToolCallContent,
+  type ToolCallUpdate as V1ToolCallUpdate,
 } from "@acp-kit/protocol/v1";
 
 /** What v1 leaves out of `clientInfo` (optional there, required in v2). */
@@ -105,35 +107,68 @@ export function configOptionsToV1(options: readonly SessionConfigOption[]): V1Co
   });
 }
 
-/** A v1 permission request made from a v2 one (options as v2 gave them: v2 only widens their kinds). */
-export interface ProjectedPermissionRequest {
-  sessionId: string;
-  toolCall: ProjectedToolCall;
-  options: PermissionOption[];
-  _meta?: Record<string, unknown> | null;
+/** A v1 permission request made from a v2 one, and the tool call to announce first when the client does not hold it. */
+export interface ProjectedPermission {
+  request: V1RequestPermissionRequest;
+  announce?: V1ToolCallUpdate & { title: string };
+  /** The question was added to the content of a call the client keeps: it goes once answered. */
+  shown: boolean;
 }
 
-/** v2 permission request → v1 (the subject becomes the tool call; a command subject a synthesized one). */
-export function permissionRequestToV1(v2: RequestPermissionRequest, fallbackId: string): ProjectedPermissionRequest {
+/** The permission's own words, shown as a text block of the tool call while it is asked. */
+function questionBlock(v2: RequestPermissionRequest): V1ToolCallContent {
+  const text = v2.description == null || v2.description === "" ? v2.title : `${v2.title}\n\n${v2.description}`;
+  return { type: "content", content: { type: "text", text } };
+}
+
+/**
+ * v2 permission request → v1. In v1 the request's `toolCall` updates the tool call, so it never
+ * carries the permission's title (that would rename the call): a `tool_call` subject is its
+ * own fields, and the question (title and description) is added to the call's content while
+ * it is asked. A `command` subject or none is a tool call made for the permission: an
+ * `execute` call titled with the question. `held` is the content the client holds for a
+ * call, undefined for a call it has not seen (announced first, titled with its name or the
+ * question when it has no title of its own).
+ */
+export function permissionRequestToV1(
+  v2: RequestPermissionRequest,
+  fallbackId: string,
+  held: (toolCallId: string) => V1ToolCallContent[] | undefined,
+): ProjectedPermission {
   const subject = v2.subject;
-  let toolCall: ProjectedToolCall;
-  switch (subject?.type) {
-    case "tool_call":
-      toolCall = toolCallToV1(subject.toolCall);
-      if (toolCall.title == null) toolCall.title = v2.title;
-      break;
-    case "command":
+  const question = questionBlock(v2);
+  let toolCall: V1ToolCallUpdate;
+  let announce: (V1ToolCallUpdate & { title: string }) | undefined;
+  let shown = false;
+  if (subject?.type === "tool_call" && "toolCall" in subject) {
+    const own = toolCallToV1(subject.toolCall);
+    const content = own.content ?? held(own.toolCallId);
+    if (content === undefined) announce = { ...own, title: own.title ?? subject.toolCall.name ?? v2.title };
+    toolCall = { ...own, content: [...(content ?? []), question] };
+    shown = true;
+  } else {
+    const command = subject?.type === "command" && "command" in subject ? subject : undefined;
+    const toolCallId = command?.toolCallId ?? fallbackId;
+    const known = held(toolCallId);
+    if (known !== undefined) {
+      toolCall = { toolCallId, content: [...known, question] };
+      shown = true;
+    } else {
       toolCall = {
-        toolCallId: subject.toolCallId ?? fallbackId,
+        toolCallId,
         title: v2.title,
-        kind: "execute",
-        rawInput: { command: subject.command, cwd: subject.cwd },
+        kind: command === undefined ? "other" : "execute",
+        content: [question],
       };
-      break;
-    default:
-      toolCall = { toolCallId: fallbackId, title: v2.title };
+      if (command !== undefined) toolCall.rawInput = { command: command.command, cwd: command.cwd };
+      announce = { ...toolCall, title: v2.title };
+    }
   }
-  const request: ProjectedPermissionRequest = { sessionId: v2.sessionId, toolCall, options: v2.options };
+  const request: V1RequestPermissionRequest = {
+    sessionId: v2.sessionId,
+    toolCall,
+    options: v2.options.map((o) => ({ ...o, kind: permissionOptionKindToV1(o.kind) })),
+  };
   if (v2._meta != null) request._meta = v2._meta;
-  return request;
+  return { request, shown, ...(announce === undefined ? {} : { announce }) };
 }

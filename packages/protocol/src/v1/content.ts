@@ -5,17 +5,15 @@
  */
 import type * as V2 from "../generated/types.js";
 import type * as V1 from "../generated/v1/types.js";
+import { toolCallStatusToV1, toolKindToV1 } from "./closed-values.js";
+import { contentBlockToV1 } from "./content-block.js";
+import { parseGitPatch, patchPathNames } from "./git-patch.js";
 
-/**
- * v1 tool call content made from v2 content: v1's shape, with a `content` block as v2 gave it
- * (v2's blocks only widen v1's enums; a v1 peer reads an unknown value as it reads an unknown field).
- */
-export type ProjectedToolCallContent = (V2.Content & { type: "content" }) | (V1.Diff & { type: "diff" });
+/** A v1 tool call update made from a v2 one: v1's fields and values only (see `toolCallToV1`). */
+export type ProjectedToolCall = V1.ToolCallUpdate;
 
-/** A v1 tool call update made from a v2 one: v1's fields (no `capabilities`), kind and status as v2 gave them. */
-export type ProjectedToolCall = Omit<V2.ToolCallUpdate, "capabilities" | "content"> & {
-  content?: ProjectedToolCallContent[] | null;
-};
+/** v1 tool call content made from v2 content. */
+export type ProjectedToolCallContent = V1.ToolCallContent;
 
 function lines(text: string): string[] {
   if (text === "") return [];
@@ -61,30 +59,83 @@ export function toolContentToV2(content: V1.ToolCallContent): V2.ToolCallContent
   return _meta == null ? diff : { ...diff, _meta };
 }
 
-function pathOf(change: V2.DiffChange | undefined): string | undefined {
-  return change !== undefined && "path" in change && typeof change.path === "string" ? change.path : undefined;
+function pathOf(change: V2.DiffChange): string | undefined {
+  return "path" in change && typeof change.path === "string" ? change.path : undefined;
+}
+
+function textContent(text: string): V1.ToolCallContent {
+  return { type: "content", content: { type: "text", text } };
 }
 
 /**
- * v2 tool call content → v1, or undefined when v1 cannot carry it: a v2 terminal is the agent's
- * own (display only) while a v1 terminal is one the client created, so it is left out, as are
- * extension variants. A diff whose patch is a whole-file patch becomes a v1 diff; any other
- * diff becomes its patch text (or its change list) as a text content block.
+ * A v2 diff as v1 diffs: each added, modified or deleted file whose part of the `git_patch`
+ * reads back becomes one v1 `diff` per hunk (`oldText`/`newText` the hunk's texts, so a
+ * whole-file patch gives the whole texts; `oldText: null` for an added file). What is left
+ * (moves, copies, binary files, a patch that does not read, no patch) follows as one text
+ * block: that part of the patch, else the change list.
  */
-export function toolContentToV1(content: V2.ToolCallContent): ProjectedToolCallContent | undefined {
-  switch (content.type) {
-    case "content":
-      return content;
-    case "diff": {
-      const path = pathOf(content.changes[0]);
-      const whole = content.patch?.text === undefined ? undefined : parseWholeFilePatch(content.patch.text);
-      if (content.changes.length === 1 && path !== undefined && whole !== undefined)
-        return { type: "diff", path, oldText: whole.oldText, newText: whole.newText };
-      const text = content.patch?.text ?? content.changes.map((c) => `${c.operation} ${pathOf(c) ?? ""}`).join("\n");
-      return { type: "content", content: { type: "text", text } };
+function diffToV1(diff: V2.Diff): V1.ToolCallContent[] {
+  const files = diff.patch?.format === "git_patch" ? parseGitPatch(diff.patch.text) : undefined;
+  const out: V1.ToolCallContent[] = [];
+  const rest: V2.DiffChange[] = [];
+  const only = diff.changes.length === 1 && files?.length === 1;
+  for (const change of diff.changes) {
+    const path = pathOf(change);
+    const mapped = change.operation === "add" || change.operation === "modify" || change.operation === "delete";
+    const file =
+      path === undefined || !mapped
+        ? undefined
+        : files?.find((f) => only || patchPathNames(f.newPath, path) || patchPathNames(f.oldPath, path));
+    if (path === undefined || file === undefined || file.hunks.length === 0) {
+      rest.push(change);
+      continue;
     }
+    for (const hunk of file.hunks) {
+      const oldText = change.operation === "add" && hunk.oldText === "" ? null : hunk.oldText;
+      const v1: V1.ToolCallContent = { type: "diff", path, oldText, newText: hunk.newText };
+      out.push(diff._meta == null ? v1 : { ...v1, _meta: diff._meta });
+    }
+  }
+  if (rest.length > 0) {
+    const patchText = diff.patch?.text;
+    const left =
+      files === undefined
+        ? patchText
+        : files
+            .filter((f) =>
+              rest.some(
+                (c) => patchPathNames(f.newPath, pathOf(c) ?? "") || patchPathNames(f.oldPath, pathOf(c) ?? ""),
+              ),
+            )
+            .map((f) => f.text)
+            .join("");
+    const list = rest.map((c) => {
+      const from = "oldPath" in c && typeof c.oldPath === "string" ? `${c.oldPath} -> ` : "";
+      return `${c.operation} ${from}${pathOf(c) ?? ""}`;
+    });
+    out.push(textContent(left !== undefined && left !== "" ? left : list.join("\n")));
+  }
+  return out;
+}
+
+/**
+ * v2 tool call content → v1 (possibly several items, possibly none): a content block in v1
+ * form, a diff as v1 diffs (see `diffToV1`). A v2 terminal is the agent's own (display only)
+ * while a v1 terminal is one the client created: it has no v1 form here (the session
+ * projection shows its output as text); nor do extension variants or extension blocks.
+ */
+export function toolContentToV1(content: V2.ToolCallContent): V1.ToolCallContent[] {
+  switch (content.type) {
+    case "content": {
+      const block = contentBlockToV1((content as V2.Content).content);
+      if (block === undefined) return [];
+      const { _meta } = content as V2.Content;
+      return [_meta === undefined ? { type: "content", content: block } : { type: "content", content: block, _meta }];
+    }
+    case "diff":
+      return diffToV1(content as V2.Diff);
     default:
-      return undefined;
+      return [];
   }
 }
 
@@ -97,11 +148,15 @@ export function toolCallToV2(v1: V1.ToolCall | V1.ToolCallUpdate): V2.ToolCallUp
   return toolCall;
 }
 
-/** v2 tool call update fields → v1: content mapped (what v1 cannot carry left out), capabilities dropped. */
-export function toolCallToV1(v2: V2.ToolCallUpdate): ProjectedToolCall {
-  const { capabilities: _capabilities, content, ...fields } = v2;
-  const toolCall: ProjectedToolCall = { ...fields };
-  if (Array.isArray(content)) toolCall.content = content.flatMap((c) => toolContentToV1(c) ?? []);
+/** v2 tool call update fields → v1: kind and status onto v1's values, content mapped (what v1 cannot carry left out), capabilities dropped. */
+export function toolCallToV1(v2: V2.ToolCallUpdate): V1.ToolCallUpdate {
+  const { capabilities: _capabilities, content, kind, status, ...fields } = v2;
+  const toolCall: V1.ToolCallUpdate = { ...fields };
+  if (kind != null) toolCall.kind = toolKindToV1(kind);
+  else if (kind === null) toolCall.kind = null;
+  if (status != null) toolCall.status = toolCallStatusToV1(status);
+  else if (status === null) toolCall.status = null;
+  if (Array.isArray(content)) toolCall.content = content.flatMap(toolContentToV1);
   else if (content === null) toolCall.content = null;
   return toolCall;
 }

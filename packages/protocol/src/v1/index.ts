@@ -9,6 +9,15 @@
 export * from "../generated/v1/decoders.js";
 export * from "../generated/v1/methods.js";
 export type * from "../generated/v1/types.js";
+export {
+  audienceToV1,
+  permissionOptionKindToV1,
+  planEntryPriorityToV1,
+  planEntryStatusToV1,
+  stopReasonToV1,
+  toolCallStatusToV1,
+  toolKindToV1,
+} from "./closed-values.js";
 export { configOptionToV1, configOptionToV2, MODE_CONFIG_ID, modesToConfigOption } from "./config-options.js";
 export {
   type ProjectedToolCall,
@@ -20,6 +29,8 @@ export {
   toolContentToV2,
   wholeFilePatch,
 } from "./content.js";
+export { contentBlockToV1 } from "./content-block.js";
+export { type PatchFile, type PatchHunk, parseGitPatch } from "./git-patch.js";
 export { decodeErrorText, decodeV1Params } from "./params.js";
 export {
   parseWire,

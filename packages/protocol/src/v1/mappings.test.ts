@@ -72,7 +72,7 @@ describe("v1 values through v2 and back", () => {
     fc.assert(
       fc.property(fc.oneof(diff, content), (v1) => {
         const expected = v1.type === "diff" ? { ...v1, oldText: v1.oldText ?? null } : v1;
-        expect(toolContentToV1(toolContentToV2(v1))).toEqual(expected);
+        expect(toolContentToV1(toolContentToV2(v1))).toEqual([expected]);
       }),
     );
   });
@@ -82,7 +82,7 @@ describe("v1 values through v2 and back", () => {
       fc.property(fc.array(fc.oneof(diff, content), { maxLength: 3 }), text, (list, title) => {
         const v1 = { toolCallId: "t", title, status: "in_progress" as const, content: list };
         const back = toolCallToV1(toolCallToV2(v1));
-        expect(back).toEqual({ ...v1, content: list.map((c) => toolContentToV1(toolContentToV2(c))) });
+        expect(back).toEqual({ ...v1, content: list.flatMap((c) => toolContentToV1(toolContentToV2(c))) });
       }),
     );
   });
@@ -117,22 +117,20 @@ describe("what one version cannot say", () => {
     ["a terminal (the agent's own)", { type: "terminal" as const, terminalId: "t" }],
     ["an extension variant", { type: "_vendor" as const, data: 1 }],
   ])("tool content: %s has no v1 form", (_name, v2) => {
-    expect(toolContentToV1(v2)).toBeUndefined();
+    expect(toolContentToV1(v2)).toEqual([]);
   });
 
-  it("a diff with several changes reaches v1 as its patch text, or its change list without one", () => {
+  it("a diff whose patch does not read reaches v1 as its patch text, or its change list without one", () => {
     const changes = [
       { operation: "modify" as const, path: "/a" },
-      { operation: "delete" as const, path: "/b" },
+      { operation: "move" as const, oldPath: "/b", path: "/c" },
     ];
-    expect(toolContentToV1({ type: "diff", changes, patch: { format: "git_patch", text: "P" } })).toEqual({
-      type: "content",
-      content: { type: "text", text: "P" },
-    });
-    expect(toolContentToV1({ type: "diff", changes })).toEqual({
-      type: "content",
-      content: { type: "text", text: "modify /a\ndelete /b" },
-    });
+    expect(toolContentToV1({ type: "diff", changes, patch: { format: "git_patch", text: "P" } })).toEqual([
+      { type: "content", content: { type: "text", text: "P" } },
+    ]);
+    expect(toolContentToV1({ type: "diff", changes })).toEqual([
+      { type: "content", content: { type: "text", text: "modify /a\nmove /b -> /c" } },
+    ]);
   });
 
   it("tool call capabilities, an sse MCP server, an extension auth method and config option are left out", () => {
