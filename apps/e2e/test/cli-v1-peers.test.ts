@@ -27,6 +27,7 @@ async function run(
   script: AgentScript,
   args: readonly string[],
   stderrFirst: readonly string[] = [],
+  input = "",
 ): Promise<{ code: number | null; output: string }> {
   const file = join(dir, `script-${++scripts}.json`);
   writeFileSync(file, JSON.stringify(script));
@@ -36,7 +37,7 @@ async function run(
     "-c",
     `exec '${process.execPath}' '${SAMPLE_CLIENT_BIN}' --no-color ${quoted} -- sh -c "${agent}" 2>&1`,
   ]);
-  p.child.stdin.end();
+  p.child.stdin.end(input);
   const { code } = await p.exited;
   return { code, output: p.stdout() };
 }
@@ -131,6 +132,15 @@ describe("acp-sample-client -- v1 agents as they ship", () => {
     expect(text, output).toBeGreaterThanOrEqual(0);
     expect(tail, output).toBeGreaterThan(text);
     expect(failure, output).toBeGreaterThan(tail);
+  }, 30_000);
+
+  it("in the REPL too, the text streamed before the agent died stays, the failure below it", async () => {
+    const script = turnWith([v1Chunk("Partial answer "), v1Chunk("so far."), { die: true }]);
+    const { code, output } = await run(script, [], [], "hi\n");
+    expect(code).toBe(1);
+    const text = output.indexOf("Partial answer so far.");
+    expect(text, output).toBeGreaterThanOrEqual(0);
+    expect(output.indexOf('Prompt "hi" failed:'), output).toBeGreaterThan(text);
   }, 30_000);
 
   it("agent stderr stays out of a good turn, and shows as it comes with --verbose", async () => {

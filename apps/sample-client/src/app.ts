@@ -14,7 +14,7 @@ import {
   type ForegroundWork,
   type Turn,
 } from "@acp-kit/client";
-import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol/types";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
@@ -412,6 +412,8 @@ async function repl(
           code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
         },
         (error: unknown) => {
+          // The connection is gone: what was streamed stays on screen, the failure below it.
+          if (error instanceof ConnectionError) renderer.settle();
           renderer.note(`Prompt ${labelOf(text)} failed: ${errorText(error as Error)}`);
           code = 1;
         },
