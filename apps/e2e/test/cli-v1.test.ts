@@ -24,7 +24,7 @@ describe("acp-sample-client -- a v1 agent (official SDK, stdio)", () => {
     const result = await run(["--yes", "--cwd", "/work/demo", "--prompt", "hello"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Official SDK v1 fixture agent 2.4.0 · ACP v1 · session sdk1_");
-    expect(result.stdout).toContain("Mode: ask");
+    expect(result.stdout).toContain("Mode: Ask");
     expect(result.stdout).toContain("✔ Edit README.md → Allow (automatic)");
     expect(result.stdout).toContain("+Hello, ACP!");
     expect(result.stdout).toContain("— end_turn");

@@ -14,11 +14,12 @@ import {
   type ForegroundWork,
   type Turn,
 } from "@acp-kit/client";
-import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol/types";
 import { type SpawnedAgent, spawnAgent } from "@acp-kit/transport-stdio";
 import type { ClientCliOptions } from "./cli-args.js";
 import { configValueFor } from "./config-value.js";
+import { type ClientStep, errorText, renderFailure } from "./failure.js";
 import { Keyboard } from "./keyboard.js";
 import { LiveView } from "./live-view.js";
 import { automaticChoice, selected } from "./permission-policy.js";
@@ -35,6 +36,9 @@ export interface ClientIo {
 }
 
 export const CLIENT_INFO = { name: "acp-sample-client", title: "ACP Sample Client", version: "0.1.0" };
+
+/** How many of the agent's last stderr lines a failure shows. */
+const STDERR_TAIL_LINES = 12;
 
 /** At the prompt, a second Ctrl-C within this window exits. */
 const EXIT_WINDOW_MS = 2000;
@@ -77,8 +81,11 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   let transport: Transport;
   try {
     if (options.agentCommand) {
+      // The agent's stderr (stack traces while it retries, ...) would bury what matters: it is
+      // shown as it comes with --verbose only, and its last lines on a failure.
       spawned = spawnAgent(options.agentCommand.command, options.agentCommand.args, {
-        stderr: (line) => diag(style.dim(`agent │ ${line}`)),
+        stderr: options.verbose ? (line) => diag(style.dim(`agent │ ${line}`)) : () => {},
+        stderrTailLines: STDERR_TAIL_LINES,
         logger,
       });
       transport = spawned.transport;
@@ -184,6 +191,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
   );
   // Shown in place (terminals only) until the agent answers `initialize`.
   view.setLive([style.dim(`connecting to ${options.wsUrl ?? options.agentCommand?.command}…`)]);
+  let step: ClientStep = "initialize";
   try {
     try {
       client = await connectToAgent(transport, {
@@ -198,9 +206,13 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     }
     const agentName = client.agentInfo.title ?? client.agentInfo.name;
     const cwd = options.cwd ?? io.cwd;
+    step = options.resume === undefined || options.resumePolicy === "off" ? "session/new" : "session/resume";
     const opened = await client.openSession({ sessionId: options.resume, cwd, resume: options.resumePolicy ?? "auto" });
     const session: ClientSession = opened.session;
-    for (const { configId, value } of options.config) await setConfig(session, configId, value);
+    for (const { configId, value } of options.config) {
+      step = `set config ${configId}`;
+      await setConfig(session, configId, value);
+    }
     renderer = new SessionRenderer(session.store, view, { style, spinner: tty });
     renderer.printHeader(
       `${agentName} ${client.agentInfo.version} · ACP v${client.protocolVersion} · session ${session.sessionId}`,
@@ -209,10 +221,12 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     if (opened.resumed) renderer.printReplayed();
 
     if (options.prompt !== undefined) {
+      step = "prompt";
       const result = await runTurn(session, options.prompt, renderer, setTurnInterrupt);
       await shutdown();
       return result.forced ? 130 : exitCodeFor(result.stopReason);
     }
+    step = "prompt";
     return await repl(session, renderer, keyboard, io, {
       setLine: (f) => (onLine = f),
       setInterrupt: setTurnInterrupt,
@@ -222,10 +236,25 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
       style,
     });
   } catch (error) {
-    renderer?.flush();
-    diag(style.red(`${(error as Error).message ?? String(error)}`));
-    const tail = spawned?.stderrTail() ?? [];
-    if (tail.length > 0 && options.verbose) diag(style.dim(tail.join("\n")));
+    // What was streamed stays on screen; the agent's last stderr lines, then the failure, below it.
+    renderer?.settle();
+    const tail = options.verbose ? [] : (spawned?.stderrTail() ?? []);
+    if (tail.length > 0)
+      diag(
+        style.dim(
+          [
+            `agent stderr, last ${tail.length} lines (--verbose shows it as it comes):`,
+            ...tail.map((l) => `agent │ ${l}`),
+          ].join("\n"),
+        ),
+      );
+    const agentCommand = options.agentCommand && [options.agentCommand.command, ...options.agentCommand.args];
+    const failure = renderFailure(
+      error,
+      { step, authMethods: client?.authMethods ?? [], ...(agentCommand ? { agentCommand } : {}) },
+      style,
+    );
+    diag(failure.join("\n"));
     await shutdown();
     return 1;
   }
@@ -383,7 +412,9 @@ async function repl(
           code = exitCodeFor(result.stopReason) === 1 ? 1 : 0;
         },
         (error: unknown) => {
-          renderer.note(`Prompt ${labelOf(text)} failed: ${(error as Error).message}`);
+          // The connection is gone: what was streamed stays on screen, the failure below it.
+          if (error instanceof ConnectionError) renderer.settle();
+          renderer.note(`Prompt ${labelOf(text)} failed: ${errorText(error as Error)}`);
           code = 1;
         },
       )
@@ -408,7 +439,7 @@ async function repl(
         try {
           await setConfig(session, configId ?? "", value ?? "");
         } catch (error) {
-          renderer.note((error as Error).message);
+          renderer.note(`set config ${configId} failed: ${errorText(error as Error)}`);
         }
         continue;
       }

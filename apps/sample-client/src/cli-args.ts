@@ -52,7 +52,8 @@ Options:
                        exits 1, off never resumes
   --cwd DIR            the session's working directory (default: the current one)
   --color / --no-color force colors on or off (default: on for terminals)
-  --verbose            debug logs on stderr
+  --verbose            debug logs on stderr, and the agent's stderr as it comes (else only its
+                       last lines, when something fails)
   -h, --help           show this help
 
 Keys: Ctrl-C cancels the running turn, a second Ctrl-C exits; Ctrl-D on an empty line exits.

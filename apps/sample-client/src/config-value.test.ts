@@ -1,6 +1,6 @@
 import type { SessionConfigOption } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
-import { configValueFor } from "./config-value.js";
+import { configValueFor, currentValueName } from "./config-value.js";
 
 const options: SessionConfigOption[] = [
   {
@@ -46,5 +46,28 @@ describe("configValueFor", () => {
     expect(() => configValueFor(options, "model", "c")).toThrow("use one of a, b");
     expect(() => configValueFor(options, "fast", "yes")).toThrow("use true or false");
     expect(() => configValueFor(options, "colour", "x")).toThrow("(it has: mode, model, fast)");
+  });
+});
+
+describe("currentValueName", () => {
+  it("names a select's value (flat or grouped), keeps booleans and unknown values", () => {
+    const select = {
+      configId: "mode",
+      name: "Mode",
+      type: "select",
+      currentValue: "https://example.com/modes#agent",
+      options: [{ value: "https://example.com/modes#agent", name: "Agent" }],
+    } as SessionConfigOption;
+    expect(currentValueName(select)).toBe("Agent");
+    const grouped = {
+      ...select,
+      currentValue: "m2",
+      options: [{ group: "g", name: "G", options: [{ value: "m2", name: "Model two" }] }],
+    } as SessionConfigOption;
+    expect(currentValueName(grouped)).toBe("Model two");
+    expect(currentValueName({ ...select, currentValue: "other" } as SessionConfigOption)).toBe("other");
+    expect(
+      currentValueName({ configId: "b", name: "B", type: "boolean", currentValue: true } as SessionConfigOption),
+    ).toBe("true");
   });
 });

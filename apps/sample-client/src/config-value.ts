@@ -31,3 +31,18 @@ export function configValueFor(
   }
   return text; // an extension option type: the agent decides
 }
+
+/**
+ * What an option is set to, for people: a select's current value by its name (agents use
+ * opaque ids such as `https://…/session-modes#agent`), a boolean as true/false.
+ */
+export function currentValueName(option: SessionConfigOption): string {
+  const value = (option as { currentValue?: unknown }).currentValue;
+  if (typeof value === "boolean") return String(value);
+  if (typeof value !== "string") return "?";
+  if (option.type !== "select") return value;
+  const chosen = option.options
+    .flatMap((entry) => ("options" in entry ? entry.options : [entry]))
+    .find((o) => o.value === value);
+  return chosen?.name ?? value;
+}

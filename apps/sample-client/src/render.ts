@@ -5,6 +5,7 @@
  * it can no longer change in a way worth showing; until then it is part of the live region that
  * is redrawn. Plans float: shown in the live footer while in progress, committed once done.
  */
+
 import type {
   MessageEntry,
   PlanEntry,
@@ -14,6 +15,7 @@ import type {
   ToolCallEntry,
 } from "@acp-kit/client/store";
 import type { ContentBlock, RequestPermissionRequest, ToolCallContent } from "@acp-kit/protocol/types";
+import { errorText } from "./failure.js";
 import { type Style, stripAnsi } from "./style.js";
 
 export interface RenderOptions {
@@ -339,7 +341,7 @@ export function formatUsage(usage: NonNullable<SessionSnapshot["usage"]>): strin
 export function renderTurnEnd(
   snapshot: SessionSnapshot,
   options: RenderOptions,
-  result: { stopReason?: string; error?: { code: number; message: string } } = snapshot.state,
+  result: { stopReason?: string; error?: { code: number; message: string; data?: unknown } } = snapshot.state,
   label?: string,
 ): string {
   const { style } = options;
@@ -349,7 +351,7 @@ export function renderTurnEnd(
   if (reason === "end_turn") return style.dim(`— ${reason}${of}${usage}`);
   if (reason === "error") {
     const error = result.error;
-    return style.red(`— error${error ? `: ${error.message} (${error.code})` : ""}${of}${usage}`);
+    return style.red(`— error${error ? `: ${errorText(error)}` : ""}${of}${usage}`);
   }
   return style.yellow(`— ${reason}${of}${usage}`);
 }

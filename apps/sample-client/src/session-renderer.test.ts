@@ -66,7 +66,7 @@ describe("SessionRenderer (append-only transcript)", () => {
       ],
     });
     renderer.flush();
-    expect(output()).toBe("! Rate limited — retrying\n⚙ Mode: auto\n");
+    expect(output()).toBe("! Rate limited — retrying\n⚙ Mode: Auto\n");
   });
 });
 
@@ -86,5 +86,17 @@ describe("SessionRenderer replayed history", () => {
     const { output, renderer } = setup();
     renderer.printReplayed();
     expect(output()).toBe("");
+  });
+});
+
+describe("SessionRenderer.settle (the connection failed mid-turn)", () => {
+  it("prints what was streamed so far, though the turn never ended", () => {
+    const { apply, output, renderer } = setup();
+    apply({ sessionUpdate: "state_update", state: "running" });
+    apply({ sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "Partial" } });
+    renderer.flush();
+    expect(output()).not.toContain("Partial");
+    renderer.settle();
+    expect(output()).toContain("Partial");
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { SessionStore } from "@acp-kit/client/store";
 import type { PermissionOption, RequestPermissionRequest } from "@acp-kit/protocol/types";
+import { currentValueName } from "./config-value.js";
 import type { LiveView } from "./live-view.js";
 import {
   partitionTimeline,
@@ -42,6 +43,8 @@ export class SessionRenderer {
   #input = "";
   #prompting = false;
   #stopped = false;
+  /** Everything is final from now on (see `settle`). */
+  #settled = false;
 
   constructor(store: SessionStore, view: LiveView, options: SessionRendererOptions) {
     this.#store = store;
@@ -88,7 +91,10 @@ export class SessionRenderer {
    * Commits what is final and prints a stop reason line: the session's (one turn at a time), or
    * a given turn's or work's own result, labelled (queued prompts, agent-initiated work).
    */
-  endTurn(result?: { stopReason?: string; error?: { code: number; message: string } }, label?: string): void {
+  endTurn(
+    result?: { stopReason?: string; error?: { code: number; message: string; data?: unknown } },
+    label?: string,
+  ): void {
     this.flush();
     const snapshot = this.#store.getSnapshot();
     this.#view.print([renderTurnEnd(snapshot, this.#options, result ?? snapshot.state, label)]);
@@ -133,6 +139,15 @@ export class SessionRenderer {
     if (!this.#stopped) this.#render();
   }
 
+  /**
+   * Prints for good everything not printed yet, finished or not (the connection failed: what
+   * was streamed so far stays on screen, the failure goes below it).
+   */
+  settle(): void {
+    this.#settled = true;
+    this.flush();
+  }
+
   stop(): void {
     this.flush();
     this.#stopped = true;
@@ -152,12 +167,7 @@ export class SessionRenderer {
   #configLine(): string | undefined {
     const options = this.#store.getSnapshot().configOptions;
     if (options.length === 0) return undefined;
-    return options
-      .map((o) => {
-        const value = (o as { currentValue?: unknown }).currentValue;
-        return `${o.name}: ${typeof value === "string" || typeof value === "boolean" ? String(value) : "?"}`;
-      })
-      .join(" · ");
+    return options.map((o) => `${o.name}: ${currentValueName(o)}`).join(" · ");
   }
 
   #render(): void {
@@ -165,7 +175,9 @@ export class SessionRenderer {
     const { style } = this.#options;
     const permanent: string[] = [];
 
-    const { commit, live } = partitionTimeline(snapshot, this.#committed);
+    const { commit, live } = this.#settled
+      ? { commit: snapshot.timeline.map((_, i) => i).filter((i) => !this.#committed.has(i)), live: [] }
+      : partitionTimeline(snapshot, this.#committed);
     for (const index of commit) {
       this.#committed.add(index);
       const entry = snapshot.timeline[index];

@@ -19,6 +19,7 @@ import type {
   RequestPermissionResponse,
   SessionInfo,
 } from "@acp-kit/protocol/types";
+import type { InitializeResponse as V1InitializeResponse } from "@acp-kit/protocol/v1";
 import type { OpenedSession, OpenSessionOptions } from "./resume-policy.js";
 import type { ClientSession, TurnOptions } from "./session.js";
 import type { SessionStore } from "./store/snapshot-store.js";
@@ -120,8 +121,18 @@ export interface AcpClient {
   readonly connection: AcpConnection<"client">;
   /** The negotiated version: 2, or 1 when the agent speaks v1 (then translated to and from v2). */
   readonly protocolVersion: number;
-  /** The agent's `initialize` answer, as received. */
-  readonly initializeResponse: InitializeResponse;
+  /**
+   * The agent's `initialize` answer, as received: a v2 answer, or a v1 agent's answer in v1's
+   * shape (`protocolVersion: 1`, `agentInfo`, `agentCapabilities` with `loadSession`,
+   * `sessionCapabilities`, `auth.logout`, `mcpCapabilities.sse`, ...), decoded by v1's rules.
+   */
+  readonly initializeResponse: InitializeResponse | V1InitializeResponse;
+  /**
+   * The answer in v2's shape, which `agentInfo`, `agentCapabilities` and `authMethods` read: the
+   * same object as `initializeResponse` for a v2 agent, its translation for a v1 agent (see
+   * docs/v1.md), with the negotiated `protocolVersion`.
+   */
+  readonly initializeResponseV2: InitializeResponse;
   readonly agentInfo: Implementation;
   readonly agentCapabilities: AgentCapabilities;
   readonly authMethods: readonly AuthMethod[];

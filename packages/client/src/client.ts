@@ -36,6 +36,7 @@ import type {
   ReplayFrom,
   SessionInfo,
 } from "@acp-kit/protocol/types";
+import type { InitializeResponse as V1InitializeResponse } from "@acp-kit/protocol/v1";
 import { registerAgentRequests } from "./agent-requests.js";
 import type {
   AcpClient,
@@ -111,7 +112,10 @@ export async function connectToAgent(transport: Transport, options: ConnectOptio
     const params = { protocolVersion: PROTOCOL_VERSION, info: options.info, capabilities: options.capabilities ?? {} };
     const response = await connection.request("initialize", params, { signal: abort.signal });
     if (negotiation.failure) throw negotiation.failure;
-    client.initialized({ ...response, protocolVersion: negotiation.protocolVersion ?? response.protocolVersion });
+    client.initialized(
+      { ...response, protocolVersion: negotiation.protocolVersion ?? response.protocolVersion },
+      negotiation,
+    );
   } catch (error) {
     await connection.close();
     if (negotiation.failure) throw negotiation.failure;
@@ -143,6 +147,7 @@ class Client implements AcpClient, SessionHost {
   readonly closed: Promise<ConnectionError | undefined>;
   readonly #options: ConnectOptions;
   #initialize: InitializeResponse | undefined;
+  #negotiation: NegotiatingTransport | undefined;
   readonly #sessions = new Map<string, SessionEndpoint>();
   readonly #updates: UpdateRouting;
   #closedError: ConnectionError | undefined;
@@ -166,24 +171,28 @@ class Client implements AcpClient, SessionHost {
     });
   }
 
-  initialized(response: InitializeResponse): void {
+  initialized(response: InitializeResponse, negotiation: NegotiatingTransport): void {
     this.#initialize = response;
+    this.#negotiation = negotiation;
   }
 
-  get initializeResponse(): InitializeResponse {
+  get initializeResponse(): InitializeResponse | V1InitializeResponse {
+    return this.#negotiation?.v1InitializeResponse ?? this.initializeResponseV2;
+  }
+  get initializeResponseV2(): InitializeResponse {
     return this.#initialize!;
   }
   get protocolVersion(): number {
-    return this.initializeResponse.protocolVersion;
+    return this.initializeResponseV2.protocolVersion;
   }
   get agentInfo(): Implementation {
-    return this.initializeResponse.info;
+    return this.initializeResponseV2.info;
   }
   get agentCapabilities(): AgentCapabilities {
-    return this.initializeResponse.capabilities ?? {};
+    return this.initializeResponseV2.capabilities ?? {};
   }
   get authMethods(): readonly AuthMethod[] {
-    return this.initializeResponse.authMethods ?? [];
+    return this.initializeResponseV2.authMethods ?? [];
   }
   get promptCapabilities() {
     return this.agentCapabilities.session?.prompt;
@@ -202,6 +211,9 @@ class Client implements AcpClient, SessionHost {
     params: AgentRequests[M]["params"],
     signal?: AbortSignal,
   ): Promise<AgentRequests[M]["result"]> {
+    // A v1 agent gates some methods on markers v2 does not have: refused here, nothing sent.
+    const missing = this.#negotiation?.missingCapability(method);
+    if (missing !== undefined) return Promise.reject(CapabilityNotSupportedError.of(missing));
     return this.connection.request(method, params, { signal });
   }
 

@@ -3,10 +3,12 @@
  * message's `messageId`) to the idle that ends the foreground work containing that message.
  * See docs/turn-model.md for the binding rule.
  */
-import type { ReceivedStopReason } from "@acp-kit/protocol";
+import { type Meta, patchMeta, type ReceivedStopReason } from "@acp-kit/protocol";
 import type { AcpErrorObject, SessionUpdate } from "@acp-kit/protocol/types";
 import type { ForegroundWork, WorkControl } from "./foreground-work.js";
 import { ProgressControl, ProgressHandle } from "./progress.js";
+import { tokenUsageOf } from "./store/live-state.js";
+import type { TokenUsage } from "./store/types.js";
 import type { FeedLimits, FeedPressure } from "./update-feed.js";
 
 /** Why foreground work stopped, as received: ACP's reasons, `_`-prefixed custom ones, or a newer peer's. */
@@ -17,6 +19,10 @@ export interface TurnResult {
   readonly stopReason?: StopReason;
   /** Details of a `stopReason: "error"`, when the agent gave them. */
   readonly error?: AcpErrorObject;
+  /** The turn's token counts, when the agent reported them (a v1 agent's prompt answer `usage`). */
+  readonly usage?: TokenUsage;
+  /** The idle's `_meta` (a v1 agent's prompt answer `_meta`, e.g. gemini-cli's `quota`). */
+  readonly meta?: Meta;
 }
 
 /** What turns and works share: a result, updates to iterate, and a way to cancel. */
@@ -166,7 +172,11 @@ export function turnResultOf(update: SessionUpdate): TurnResult {
   if (update.sessionUpdate !== "state_update" || update.state !== "idle") return {};
   const { stopReason } = update;
   if (typeof stopReason !== "string") return {};
+  let result: TurnResult = { stopReason };
   if (update.stopReason === "error" && update.error && typeof update.error === "object")
-    return { stopReason, error: update.error };
-  return { stopReason };
+    result = { ...result, error: update.error };
+  const usage = tokenUsageOf(update);
+  if (usage !== undefined) result = { ...result, usage };
+  const meta = patchMeta(undefined, update._meta);
+  return meta === undefined ? result : { ...result, meta };
 }

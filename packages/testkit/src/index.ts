@@ -18,6 +18,18 @@ export {
   type ScriptedClientOptions,
 } from "./scripted-client.js";
 export {
+  V1_INITIALIZE,
+  V1_ORDERINGS,
+  V1_PERMISSION_OPTIONS,
+  V1_SESSION_UPDATES,
+  type V1ChunkKind,
+  type V1Ordering,
+  v1Chunk,
+  v1Permission,
+  v1Script,
+  v1Turn,
+} from "./v1-agents.js";
+export {
   asMessage,
   describeEntry,
   is,

@@ -32,6 +32,8 @@ export interface AgentScript {
   prompts: AgentStep[][];
   /** Results of other requests by method (`session/close`, extension methods...); others get -32601. */
   answers?: Record<string, unknown>;
+  /** Errors to answer requests with, by method (`session/new` included): wins over `answers`. */
+  errors?: Record<string, { code: number; message: string; data?: unknown }>;
 }
 
 /** The v2 lifecycle around `body`: running, the `user_message` echo, the `{messageId}` response, body, idle. */

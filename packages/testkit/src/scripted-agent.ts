@@ -40,7 +40,10 @@ export class ScriptedAgent {
     this.connection = new Connection(transport, { tap: this.log.tapFor("agent") });
     const c = this.connection;
     c.onRequest("initialize", () => script.initialize ?? DEFAULT_INITIALIZE);
-    c.onRequest("session/new", () => ({ sessionId: `sess_${++this.#sessions}`, ...script.newSession }));
+    c.onRequest("session/new", () => {
+      this.#refuse("session/new");
+      return { sessionId: `sess_${++this.#sessions}`, ...script.newSession };
+    });
     c.onRequest("session/prompt", (params) => this.#prompt(params as { sessionId: string; prompt: unknown }));
     c.onNotification("session/cancel", (params) => {
       const sessionId = String((params as { sessionId?: unknown })?.sessionId);
@@ -49,12 +52,19 @@ export class ScriptedAgent {
       this.#cancelWaiters.delete(sessionId);
     });
     c.onUnhandledRequest((_params, context) => {
+      this.#refuse(context.method);
       const answers = script.answers ?? {};
       if (Object.hasOwn(answers, context.method)) return answers[context.method];
       throw RequestError.methodNotFound(context.method);
     });
     c.onUnhandledNotification(() => {});
     c.closed.then(() => this.log.close());
+  }
+
+  /** Throws the script's error for `method`, if it has one. */
+  #refuse(method: string): void {
+    const error = this.#script.errors?.[method];
+    if (error !== undefined) throw new RequestError(error.code, error.message, error.data);
   }
 
   listen(): this {

@@ -5,7 +5,7 @@
  */
 import { patchMeta } from "@acp-kit/protocol";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
-import type { ForegroundState, NoticeEntry } from "./types.js";
+import type { ForegroundState, NoticeEntry, TokenUsage } from "./types.js";
 
 type UpdateOf<Tag extends SessionUpdate["sessionUpdate"]> = Extract<SessionUpdate, { sessionUpdate: Tag }>;
 
@@ -15,6 +15,29 @@ function knownState(raw: string): ForegroundState["state"] {
   return raw === "idle" || raw === "running" || raw === "requires_action" ? raw : "unknown";
 }
 
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+const OPTIONAL_COUNTS = ["thoughtTokens", "cachedReadTokens", "cachedWriteTokens"] as const;
+
+/**
+ * The token counts an idle carries (`usage`, see `TokenUsage`), or `undefined` when it has none
+ * or they are not counts (the three totals required, the others optional).
+ */
+export function tokenUsageOf(update: SessionUpdate): TokenUsage | undefined {
+  if (update.sessionUpdate !== "state_update" || update.state !== "idle") return undefined;
+  const usage = (update as { usage?: unknown }).usage;
+  if (typeof usage !== "object" || usage === null) return undefined;
+  const fields = usage as Record<string, unknown>;
+  const { totalTokens, inputTokens, outputTokens } = fields;
+  if (!isCount(totalTokens) || !isCount(inputTokens) || !isCount(outputTokens)) return undefined;
+  let out: TokenUsage = { totalTokens, inputTokens, outputTokens };
+  for (const key of OPTIONAL_COUNTS) {
+    const value = fields[key];
+    if (isCount(value)) out = { ...out, [key]: value };
+  }
+  const meta = patchMeta(undefined, fields._meta as TokenUsage["meta"] | null | undefined);
+  return meta === undefined ? out : { ...out, meta };
+}
+
 /** The foreground state a `state_update` reports: `stopReason` (and its `error`) on idle only. */
 export function foregroundState(update: UpdateOf<"state_update">): ForegroundState {
   let next: ForegroundState = { state: knownState(update.state), rawState: update.state };
@@ -22,6 +45,8 @@ export function foregroundState(update: UpdateOf<"state_update">): ForegroundSta
     next = { ...next, stopReason: update.stopReason };
     if (update.stopReason === "error" && update.error) next = { ...next, error: update.error };
   }
+  const usage = tokenUsageOf(update);
+  if (usage !== undefined) next = { ...next, usage };
   const background = update.background;
   if (Array.isArray(background)) next = { ...next, background: background.slice() };
   const meta = patchMeta(undefined, update._meta);

@@ -106,6 +106,21 @@ export type TimelineEntry =
   | UnknownUpdateEntry;
 
 /**
+ * Token counts of one turn, as a v1 agent's `session/prompt` answer reports them (`usage`,
+ * sent by e.g. GitHub Copilot; v2 has no per-turn counts). The client carries them on the idle
+ * that ends the turn.
+ */
+export interface TokenUsage {
+  readonly totalTokens: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly thoughtTokens?: number;
+  readonly cachedReadTokens?: number;
+  readonly cachedWriteTokens?: number;
+  readonly meta?: Meta;
+}
+
+/**
  * The foreground work state from the latest `state_update` snapshot.
  * `unknown` is any state value this library does not know: show a generic busy indicator.
  */
@@ -119,6 +134,9 @@ export interface ForegroundState {
   readonly error?: AcpErrorObject;
   /** The complete set of background work; absent = the agent does not report it. */
   readonly background?: readonly BackgroundWork[];
+  /** The ended turn's token counts (idle only; from a v1 agent's prompt answer). */
+  readonly usage?: TokenUsage;
+  /** The idle's `_meta` (a v1 agent's prompt answer `_meta`, e.g. gemini-cli's `quota`). */
   readonly meta?: Meta;
 }
 

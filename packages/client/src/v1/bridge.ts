@@ -15,7 +15,7 @@
  * per-type decoders of the methods translated here, so a bundle keeps only those); what the
  * agent sends is decoded as v1 before it is read.
  */
-import { type DecodeResult, ErrorCodes } from "@acp-kit/protocol";
+import { CapabilityNotSupportedError, type DecodeResult, ErrorCodes, type MissingCapability } from "@acp-kit/protocol";
 import {
   decodeCloseSessionRequest,
   decodeLoginAuthRequest,
@@ -38,6 +38,7 @@ import {
   type WireMessage,
   type WireSend,
 } from "@acp-kit/protocol/v1";
+import { missingV1Capability } from "./capabilities.js";
 import type { V1ClientHandlers } from "./client-handlers.js";
 import { errorOf, V1ClientMethods } from "./client-methods.js";
 import { v1ClientMethod } from "./handlers.js";
@@ -88,6 +89,11 @@ export class V1AgentBridge {
     this.#clientMethods.closed();
   }
 
+  /** What this v1 agent did not advertise for the client's `method` (the client refuses it locally). */
+  missing(method: string): MissingCapability | undefined {
+    return missingV1Capability(method, this.#agent.agentCapabilities);
+  }
+
   #newState(sessionId: string): V1SessionState {
     return new V1SessionState(sessionId, (kind) => `v1-${kind}-${++this.#nextId}`);
   }
@@ -115,6 +121,16 @@ export class V1AgentBridge {
     const { id, method } = message;
     if (method === undefined) return this.#localResponse(message);
     if (id === undefined || id === null) return this.#io.toPeer(message);
+    // The client refuses these before sending (see `missing`); a request sent on the raw
+    // connection gets the same refusal as an answer, never the agent's -32601.
+    const refused = this.missing(method);
+    if (refused !== undefined) {
+      const { message: text } = CapabilityNotSupportedError.of(refused);
+      return this.#failLocally(
+        id,
+        new RequestError(ErrorCodes.MethodNotFound, text, { requirement: refused.requirement }),
+      );
+    }
     const send: SendV1 = (v1Method, v1Params, sent) => {
       if (sent !== undefined) this.#sent.set(id, sent);
       return this.#io.toPeer({ jsonrpc: "2.0", id, method: v1Method, params: v1Params });
@@ -304,6 +320,8 @@ export class V1AgentBridge {
         ),
       });
     this.#activity(decoded.value.sessionId);
+    // What the agent says after asking is a new message (qwen-code sends an empty chunk first).
+    this.#sessions.get(decoded.value.sessionId)?.endMessage();
     this.#permissions.add(id);
     return this.#io.toLocal({
       jsonrpc: "2.0",
@@ -387,6 +405,12 @@ export class V1AgentBridge {
       message.error !== undefined || invalid
         ? { sessionUpdate: "state_update", state: "idle", stopReason: "error", error }
         : { sessionUpdate: "state_update", state: "idle", stopReason };
+    // The rest of the answer rides on the idle, as the SDK returns it: `_meta` (gemini-cli's
+    // `quota`) as the idle's own, `usage` (token counts, unstable v1; Copilot) as `usage`.
+    const meta = readField(message.result, "_meta");
+    if (typeof meta === "object" && meta !== null && !Array.isArray(meta)) idle._meta = meta;
+    const usage = readField(message.result, "usage");
+    if (typeof usage === "object" && usage !== null) idle.usage = usage;
     return this.#io.toLocal({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: idle } });
   }
 }

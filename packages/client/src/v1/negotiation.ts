@@ -8,9 +8,10 @@
  * every message is translated by `V1AgentBridge`; anything else is refused with an error
  * naming both sides' versions.
  */
-import { PROTOCOL_VERSION } from "@acp-kit/protocol";
+import { type MissingCapability, PROTOCOL_VERSION } from "@acp-kit/protocol";
 import { decodeInitializeRequest } from "@acp-kit/protocol/decoders";
 import { ConnectionError, ConnectionErrorKinds, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
+import type { InitializeResponse as V1InitializeResponse } from "@acp-kit/protocol/v1";
 import {
   parseWire,
   RelayTransport,
@@ -36,6 +37,8 @@ export class NegotiatingTransport extends RelayTransport {
   #bridge: V1AgentBridge | undefined;
   /** The version the agent answered and this client speaks; undefined before (or when refused). */
   protocolVersion: number | undefined;
+  /** A v1 agent's `initialize` answer as received (decoded by v1's rules); undefined for a v2 agent. */
+  v1InitializeResponse: V1InitializeResponse | undefined;
   /** Set when the agent's answer cannot be used: the error `connectToAgent` reports. */
   failure: ConnectionError | undefined;
 
@@ -104,10 +107,19 @@ export class NegotiatingTransport extends RelayTransport {
         return this.deliverRaw(payload);
       }
       this.protocolVersion = V1_PROTOCOL_VERSION;
+      this.v1InitializeResponse = started.v1Result;
       this.#bridge = started.bridge;
       this.translate(started.bridge);
       return this.toLocal({ jsonrpc: "2.0", id: message.id, result: started.v2Result });
     });
+  }
+
+  /**
+   * What the v1 agent did not advertise for `method`, when a v1 agent was met (v1 gates some
+   * methods on markers v2 does not have); `undefined` otherwise.
+   */
+  missingCapability(method: string): MissingCapability | undefined {
+    return this.#bridge?.missing(method);
   }
 
   protected override peerClosed(): void {

@@ -41,6 +41,22 @@ const CHUNK_KINDS: Readonly<Record<ChunkKind, MessageKind>> = {
   agent_thought_chunk: "thought",
 };
 
+/**
+ * Where a message ends, for chunks without a message id (what v1 agents send): a new message
+ * starts after anything that takes its own place in the history (a tool call or its update, a
+ * plan, a compaction), a permission request, a prompt's start or end, a load or resume, and
+ * at a chunk of another kind. Updates that only change what the session shows (these) come
+ * between the chunks of one reply (qwen-code sends its command list mid-reply) and do not end it.
+ */
+const SESSION_LEVEL: ReadonlySet<string> = new Set([
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
+  "notice",
+]);
+
 /** A v1 command → v2 (tagged `command`). */
 function commandToV2(command: V1AvailableCommand): AvailableCommand {
   const { input, ...fields } = command;
@@ -70,7 +86,7 @@ export class V1SessionState {
     return `v1-plan-${this.sessionId}`;
   }
 
-  /** The next message ends the current one (a prompt started or ended). */
+  /** The next chunk starts a new message (a prompt started or ended, a permission request, a load). */
   endMessage(): void {
     this.#current = undefined;
   }
@@ -109,7 +125,7 @@ export class V1SessionState {
       case "agent_thought_chunk":
         return [this.#chunk(update.sessionUpdate, update)];
     }
-    this.#current = undefined;
+    if (!SESSION_LEVEL.has(update.sessionUpdate)) this.#current = undefined;
     switch (update.sessionUpdate) {
       case "tool_call":
       case "tool_call_update": {

@@ -1,11 +1,5 @@
 /** Value mappings of the client-side v1 adapter: initialize, permissions. */
-import type {
-  AgentCapabilities,
-  InitializeResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionCapabilities,
-} from "@acp-kit/protocol/types";
+import type { InitializeResponse, RequestPermissionRequest, RequestPermissionResponse } from "@acp-kit/protocol/types";
 import {
   authMethodsToV2,
   toolCallToV2,
@@ -13,29 +7,10 @@ import {
   type RequestPermissionOutcome as V1PermissionOutcome,
   type RequestPermissionRequest as V1RequestPermissionRequest,
 } from "@acp-kit/protocol/v1";
+import { agentCapabilitiesToV2 } from "./capabilities.js";
 
 /** What v1 leaves out of `agentInfo` (optional there, required in v2). */
 export const UNKNOWN_AGENT = { name: "unknown-v1-agent", version: "0" } as const;
-
-/** v1 agent capabilities → v2 (booleans become marker objects; stdio MCP is always there in v1). */
-export function agentCapabilitiesToV2(v1: V1InitializeResponse["agentCapabilities"]): AgentCapabilities {
-  const prompt = v1?.promptCapabilities ?? {};
-  const mcp = v1?.mcpCapabilities ?? {};
-  const session = v1?.sessionCapabilities ?? {};
-  const v2Session: SessionCapabilities = {
-    prompt: {
-      ...(prompt.image ? { image: {} } : {}),
-      ...(prompt.audio ? { audio: {} } : {}),
-      ...(prompt.embeddedContext ? { embeddedContext: {} } : {}),
-    },
-    mcp: { stdio: {}, ...(mcp.http ? { http: {} } : {}) },
-  };
-  if (session.additionalDirectories != null) v2Session.additionalDirectories = session.additionalDirectories;
-  if (session.delete != null) v2Session.delete = session.delete;
-  const capabilities: AgentCapabilities = { session: v2Session };
-  if (v1?.auth != null) capabilities.auth = {};
-  return capabilities;
-}
 
 /**
  * v1 `initialize` result → the v2 shape the typed connection decodes. Its `protocolVersion`
