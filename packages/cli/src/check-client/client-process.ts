@@ -1,5 +1,6 @@
 /** The client under test, started once per scenario with its placeholders filled in. */
 import { type ChildProcess, spawn } from "node:child_process";
+import { keepStderrLine } from "../evidence.js";
 
 export interface ClientProcess {
   readonly child: ChildProcess;
@@ -35,10 +36,16 @@ export function startClient(argv: string[], cwd: string): ClientProcess {
   child.stderr?.on("data", (text: string) => {
     const lines = (partial + text).split("\n");
     partial = lines.pop() ?? "";
-    for (const line of lines) {
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
+    for (const line of lines) keepStderrLine(tail, line);
+    // A line without its end stays bounded: past 64 KiB it is kept as it is.
+    if (partial.length > 65_536) {
+      keepStderrLine(tail, partial);
+      partial = "";
     }
+  });
+  child.stderr?.on("end", () => {
+    if (partial !== "") keepStderrLine(tail, partial);
+    partial = "";
   });
   child.stdout?.resume();
   let status: number | string | undefined;
