@@ -50,7 +50,7 @@ describe("check client", () => {
       "{token}",
     ]);
     expect(out).toContain("0 MANDATORY/CAPABILITY");
-    expect(out).toContain("PASS  MANDATORY   client.permission-cancelled-after-cancel");
+    expect(out).toContain("PASS  MANDATORY   v2  client.permission-cancelled-after-cancel");
     expect(code).toBe(0);
   });
 

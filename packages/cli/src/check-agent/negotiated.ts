@@ -3,8 +3,6 @@
  * its info and capabilities alongside, which a v1 agent reads and a v2 agent ignores) and accepts
  * an answer of 1. `Negotiated` is what the agent advertised, read the way its version spells it.
  */
-import { validators as v2Validators } from "@acp-kit/protocol";
-import { validators as v1Validators } from "@acp-kit/protocol/v1";
 import type { ScriptedClient } from "@acp-kit/testkit";
 import type { ProtocolVersion } from "../report.js";
 
@@ -86,27 +84,6 @@ export function readInitialize(result: Record<string, unknown>): Negotiated | un
     };
   }
   return undefined;
-}
-
-type Check = (value: unknown) => { ok: boolean; error?: { path: string; message: string } };
-type Table = Record<string, { params: Check; result?: Check }>;
-
-/** The strict validators of a version, keyed by wire method. */
-export function validatorsOf(version: ProtocolVersion): Table {
-  return (version === 1 ? v1Validators : v2Validators) as unknown as Table;
-}
-
-/** `{ ok }` or the schema complaint (`schema v1: /agentInfo/name ...`) for `value` as `method`'s params or result. */
-export function schemaCheck(
-  version: ProtocolVersion,
-  method: string,
-  part: "params" | "result",
-  value: unknown,
-): { ok: true } | { ok: false; why: string } {
-  const check = validatorsOf(version)[method]?.[part];
-  if (check === undefined) return { ok: true };
-  const r = check(value);
-  return r.ok ? { ok: true } : { ok: false, why: `schema v${version}: ${r.error?.path} ${r.error?.message}` };
 }
 
 /** The `session/new` params of the version: v1 requires `mcpServers`. */

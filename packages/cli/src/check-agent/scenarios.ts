@@ -8,6 +8,7 @@ import type { OpenedAgent } from "../agent-target.js";
 import { describeAnswer, describeError, stderrExcerpt } from "../evidence.js";
 import type { RowSink } from "../report.js";
 import { sameJson } from "../same-json.js";
+import { schemaCheck } from "../schema-check.js";
 import {
   CHECK_INITIALIZE,
   describeAuthMethods,
@@ -15,7 +16,6 @@ import {
   type Negotiated,
   newSession,
   readInitialize,
-  schemaCheck,
 } from "./negotiated.js";
 import type { CheckAgentOptions } from "./options.js";
 import { checkSessionSurface } from "./session-surface.js";

@@ -7,7 +7,8 @@
 import { asMessage, describeEntry, is, type ScriptedClient, type WireEntry } from "@acp-kit/testkit";
 import { describeAnswer } from "../evidence.js";
 import type { RowSink } from "../report.js";
-import { type Negotiated, newSession, schemaCheck } from "./negotiated.js";
+import { schemaCheck } from "../schema-check.js";
+import { type Negotiated, newSession } from "./negotiated.js";
 
 type Answer = { ok: boolean; entry: WireEntry | undefined };
 
