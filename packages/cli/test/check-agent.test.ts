@@ -61,6 +61,11 @@ describe("check agent", () => {
     const { report, text } = await check(["--", process.execPath, "--import", "tsx", sdkAgentFixture]);
     process.stdout.write(`${text}\n`);
     expect(report.peer).toMatchObject({ name: "sdk-fixture-agent" });
+    expect(report.protocolVersion).toBe(2);
+    expect(row(report, "prompt.idle")?.version).toBe(2);
+    // The rows of v1 only are skipped for a v2 agent, naming v1.
+    expect(row(report, "prompt.response-stop-reason")).toMatchObject({ status: "skip", version: 1 });
+    expect(row(report, "session.load")).toMatchObject({ status: "skip", version: 1 });
     for (const id of [
       "prompt.response-message-id",
       "prompt.echo-message-id",

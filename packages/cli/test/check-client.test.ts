@@ -80,6 +80,10 @@ describe("check client", () => {
     const failed = (id: string) =>
       report.rows.find((r) => r.id === id && r.scenario === "basic" && r.status === "fail");
     expect(code).toBe(1);
+    // A client asking for 2 is served and judged in v2.
+    expect(report.protocolVersion).toBe(2);
+    expect(failed("client.messages-valid")).toBeUndefined();
+    expect(report.rows.find((r) => r.id === "client.initialize-first")?.version).toBe(2);
     expect(failed("client.initialize-first")?.evidence[0]).toContain("session/list");
     expect(failed("client.advertised-methods")?.evidence[0]).toContain("session/delete");
     expect(failed("client.prompt-content")?.evidence[0]).toContain('block type "image" was not advertised');
