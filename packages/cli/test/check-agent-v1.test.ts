@@ -194,6 +194,38 @@ describe("check agent: scripted v1 agents, one fault each", () => {
       "permission.options",
       /schema v1: .*toolCall/,
     ],
+    [
+      "an unknown method answered with a result",
+      { initialize: v1Initialize(), prompts: [[ended]], answers: { "_acp_kit/no_such_method": {} } },
+      "initialize",
+      "jsonrpc.method-not-found",
+      /response \(id 1\) \{\}/,
+    ],
+    [
+      "sessionCapabilities.resume advertised, session/resume unknown",
+      { initialize: v1Initialize({ sessionCapabilities: { resume: {} } }), prompts: [[ended]] },
+      "initialize",
+      "session.resume",
+      /"code":-32601/,
+    ],
+    [
+      "sessionCapabilities.close advertised, session/close unknown",
+      { initialize: v1Initialize({ sessionCapabilities: { close: {} } }), prompts: [[ended]] },
+      "initialize",
+      "session.close",
+      /"code":-32601/,
+    ],
+    [
+      "a deleted session still listed",
+      {
+        initialize: v1Initialize({ sessionCapabilities: { list: {}, delete: {} } }),
+        prompts: [[ended]],
+        answers: { "session/list": { sessions: [{ sessionId: "sess_2", cwd: "/" }] }, "session/delete": {} },
+      },
+      "initialize",
+      "session.delete",
+      /sess_2 is still listed/,
+    ],
   ])("%s fails the row naming it", async (name, script, only, failing, evidence) => {
     const { report } = await run(name.replaceAll(/\W+/g, "-"), script, only);
     const failed = row(report, failing);
@@ -201,6 +233,21 @@ describe("check agent: scripted v1 agents, one fault each", () => {
     expect(failed).toMatchObject({ status: "fail", version: 1 });
     expect(failed?.evidence.join("\n")).toMatch(evidence);
     if (tier === "MANDATORY" || tier === "CAPABILITY") expect(blocking(report)).toContain(failing);
+  });
+
+  it("a long prompt that ends before the cancel: the cancel rows are skipped, saying so", async () => {
+    const { report } = await run(
+      "early",
+      { initialize: v1Initialize(), prompts: [[chunk("done already"), ended]] },
+      "cancel",
+    );
+    expect(row(report, "cancel.idle-cancelled")).toMatchObject({
+      status: "skip",
+      version: 1,
+      evidence: [
+        expect.stringMatching(/ended before it could be cancelled .*"stopReason":"end_turn".*use --long-prompt/),
+      ],
+    });
   });
 
   it("a version the checker cannot speak fails initialize.protocol-version and stops", async () => {
