@@ -1,7 +1,8 @@
 /**
- * The prompt lifecycle of the negotiated version (v1: v1-turn-judge.ts). The v2 one, judged from the wire for one `session/prompt`: the `{messageId}`
- * response, the `user_message` echo under that id, `running` before the end, exactly one
- * `idle` with a defined stop reason, and nothing for the turn after it.
+ * The prompt lifecycle of the negotiated version, judged from the wire for one `session/prompt`
+ * (v1: v1-turn-judge.ts). v2: the `{messageId}` response, the `user_message` echo under that id,
+ * `running` before the end, exactly one `idle` with a defined stop reason, and nothing for the
+ * turn after it.
  */
 import { isStopReason } from "@acp-kit/protocol";
 import { validatePromptResponse, validateUpdateSessionNotification } from "@acp-kit/protocol/decoders";
