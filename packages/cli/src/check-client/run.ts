@@ -65,6 +65,8 @@ export async function checkClient(options: CheckClientOptions, onScenario?: (nam
         get initialize() {
           return checkAgentInitialize(version());
         },
+        // The session methods the advertisement allows, answered in both versions' shape.
+        answers: { "session/list": { sessions: [] }, "session/close": {} },
         get prompts() {
           // A scenario of the other version only still plays an ordinary turn, to be skipped after.
           return (scenario.scripts[version()] ?? (basicScenario.scripts[version()] as AgentScript)).prompts;
