@@ -64,6 +64,12 @@ describe("check client: a v1 client on the official SDK", () => {
     ["image", "basic", "client.prompt-content", /block type "image" was not advertised/],
     ["unadvertised", "basic", "client.advertised-methods", /session\/load/],
     ["exit-early", "basic", "client.completes-turn", /went away before the turn reached its prompt response/],
+    [
+      "no-mcp-servers",
+      "basic",
+      "client.messages-valid",
+      /session\/new .*schema v1: \/mcpServers required property is missing/,
+    ],
   ])("%s fails %s with %s", async (defect, scenario, failing, evidence) => {
     const { code, report } = await check(["--only", scenario, ...client("--defect", defect)]);
     expect(blocking(report).map((r) => r.id)).toEqual([failing]);

@@ -6,6 +6,16 @@ import { main } from "../src/main.js";
 import type { Report } from "../src/report.js";
 import { rudeClientFixture, sampleClientBin, tsxLoader } from "./paths.js";
 
+const json = async (args: string[]): Promise<Report> => {
+  let out = "";
+  await main(["check", "client", "--json", ...args], {
+    stdout: (t) => void (out += t),
+    stderr: () => {},
+    cwd: tmpdir(),
+  });
+  return JSON.parse(out) as Report;
+};
+
 async function check(args: string[]): Promise<{ code: number; out: string }> {
   let out = "";
   const code = await main(["check", "client", ...args], {
@@ -90,5 +100,22 @@ describe("check client", () => {
     const cancelRow = report.rows.find((r) => r.id === "client.permission-cancelled-after-cancel");
     expect(cancelRow?.status).toBe("fail");
     expect(cancelRow?.evidence.join("\n")).toContain('"outcome":"selected"');
+  });
+
+  it("judges a v2 client's messages by the v2 schema", async () => {
+    const report = await json([
+      "--only",
+      "basic",
+      "--",
+      process.execPath,
+      "--import",
+      tsxLoader,
+      rudeClientFixture,
+      "--bad-params",
+      "{agent}",
+    ]);
+    const invalid = report.rows.find((r) => r.id === "client.messages-valid");
+    expect(invalid).toMatchObject({ status: "fail", version: 2, title: expect.stringContaining("v2 schema") });
+    expect(invalid?.evidence[0]).toMatch(/session\/new .*"cwd":42.*schema v2: \/cwd/);
   });
 });
