@@ -5,6 +5,7 @@
 import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import { spawnAgent } from "@acp-kit/transport-stdio";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
+import { keepStderrLine } from "./evidence.js";
 
 export interface AgentTarget {
   command?: { command: string; args: string[] };
@@ -15,7 +16,7 @@ export interface AgentTarget {
 
 export interface OpenedAgent {
   transport: Transport;
-  /** The agent's last stderr lines (for evidence when it dies). */
+  /** The agent's last stderr lines (for evidence when it dies; bounded). */
   stderrTail(): string[];
   /** Ends the connection and the process (when there is one). */
   close(): Promise<void>;
@@ -51,8 +52,7 @@ export async function openAgent(target: AgentTarget, startTimeoutMs = 15_000): P
   const agent = spawnAgent(target.command.command, target.command.args, {
     ...(target.cwd ? { cwd: target.cwd } : {}),
     stderr: (line) => {
-      tail.push(line);
-      if (tail.length > 50) tail.shift();
+      keepStderrLine(tail, line);
       const match = LISTENING.exec(line);
       if (match) announced?.(match[1] as string);
     },

@@ -14,4 +14,13 @@ export { type InspectOptions, type Inspector, startInspector } from "./inspect/s
 export { type Io, main } from "./main.js";
 export { type RecordOptions, record } from "./record.js";
 export { formatReplay, replayCommand } from "./replay-command.js";
-export { buildReport, formatReport, isBlocking, type Report, type Row, type Status, type Tier } from "./report.js";
+export {
+  buildReport,
+  formatReport,
+  isBlocking,
+  type ProtocolVersion,
+  type Report,
+  type Row,
+  type Status,
+  type Tier,
+} from "./report.js";

@@ -10,14 +10,20 @@ export interface ReplayCommandResult {
   equal: boolean;
   recorded: number;
   live: number;
-  /** Only the changed lines, with two lines of context around each change. */
+  /** Only the changed lines, with two lines of context around each change and their entity's heading. */
   diff: string[];
 }
 
+const isHeading = (line: string) => line.startsWith("  # ");
+
+/** Changed lines with `context` lines around them, and the heading of each entity that changed. */
 function withContext(lines: string[], context = 2): string[] {
   const keep = new Set<number>();
+  let heading = -1;
   lines.forEach((line, i) => {
+    if (isHeading(line)) heading = i;
     if (line.startsWith("  ")) return;
+    if (heading !== -1) keep.add(heading);
     for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) keep.add(j);
   });
   const out: string[] = [];
@@ -55,7 +61,7 @@ export async function replayCommand(
 export function formatReplay(result: ReplayCommandResult): string {
   const head = `acp-kit replay ${result.file} against ${result.target}`;
   if (result.equal)
-    return `${head}\nsame: the agent's ${result.live} messages match the recording (ids normalized, chunks joined)`;
+    return `${head}\nsame: the agent's ${result.live} messages match the recording (per message, tool call, plan and session-level updates; ids normalized, chunks joined)`;
   return [
     head,
     `different: ${result.recorded} recorded agent messages, ${result.live} live ("-" recorded only, "+" live only)`,

@@ -3,10 +3,15 @@
  * wire evidence it was judged on. MANDATORY rows are the protocol's MUSTs, CAPABILITY rows the
  * MUSTs that apply because the peer advertised a capability, ADVISORY rows its SHOULDs, INFO
  * rows observations. A report passes when no MANDATORY or CAPABILITY row failed.
+ *
+ * Each row names the protocol version it judged (the one negotiated with the peer); a row of
+ * the other version only is skipped, saying so.
  */
 
 export type Tier = "MANDATORY" | "CAPABILITY" | "ADVISORY" | "INFO";
 export type Status = "pass" | "fail" | "skip";
+/** The ACP protocol versions the checks judge. */
+export type ProtocolVersion = 1 | 2;
 
 export interface Row {
   /** Stable requirement id, e.g. `prompt.response-message-id`. */
@@ -15,6 +20,8 @@ export interface Row {
   scenario: string;
   tier: Tier;
   status: Status;
+  /** The protocol version the row judged (absent before one was negotiated). */
+  version?: ProtocolVersion;
   /** What is required, in one sentence. */
   title: string;
   /** Why it passed or failed: the wire lines it was judged on, or what was missing. */
@@ -27,6 +34,8 @@ export interface Report {
   target: string;
   /** What the peer said about itself (`initialize`), when it got that far. */
   peer?: unknown;
+  /** The protocol version negotiated with the peer (the first scenario's). */
+  protocolVersion?: ProtocolVersion;
   rows: Row[];
   summary: { passed: number; failed: number; skipped: number; blockingFailures: number };
   ok: boolean;
@@ -36,7 +45,13 @@ export function isBlocking(row: Row): boolean {
   return row.status === "fail" && (row.tier === "MANDATORY" || row.tier === "CAPABILITY");
 }
 
-export function buildReport(kind: Report["kind"], target: string, rows: Row[], peer?: unknown): Report {
+export function buildReport(
+  kind: Report["kind"],
+  target: string,
+  rows: Row[],
+  peer?: unknown,
+  protocolVersion?: ProtocolVersion,
+): Report {
   const summary = {
     passed: rows.filter((r) => r.status === "pass").length,
     failed: rows.filter((r) => r.status === "fail").length,
@@ -45,6 +60,7 @@ export function buildReport(kind: Report["kind"], target: string, rows: Row[], p
   };
   const report: Report = { kind, target, rows, summary, ok: summary.blockingFailures === 0 };
   if (peer !== undefined) report.peer = peer;
+  if (protocolVersion !== undefined) report.protocolVersion = protocolVersion;
   return report;
 }
 
@@ -54,13 +70,15 @@ const MARK: Record<Status, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" 
 export function formatReport(report: Report, options: { verbose?: boolean } = {}): string {
   const out: string[] = [`acp-kit check ${report.kind}: ${report.target}`];
   if (report.peer !== undefined) out.push(`${report.kind}: ${JSON.stringify(report.peer)}`);
+  if (report.protocolVersion !== undefined) out.push(`protocol version: ${report.protocolVersion}`);
   let scenario = "";
   for (const row of report.rows) {
     if (row.scenario !== scenario) {
       scenario = row.scenario;
       out.push("", `[${scenario}]`);
     }
-    out.push(`${MARK[row.status]}  ${row.tier.padEnd(10)}  ${row.id}: ${row.title}`);
+    const version = row.version === undefined ? "  " : `v${row.version}`;
+    out.push(`${MARK[row.status]}  ${row.tier.padEnd(10)}  ${version}  ${row.id}: ${row.title}`);
     if (row.status === "fail" || options.verbose || (row.tier === "INFO" && row.status !== "skip"))
       for (const line of row.evidence) out.push(`        ${line}`);
     else if (row.status === "skip" && row.evidence[0]) out.push(`        ${row.evidence[0]}`);
@@ -68,14 +86,20 @@ export function formatReport(report: Report, options: { verbose?: boolean } = {}
   const s = report.summary;
   out.push(
     "",
-    `${s.passed} passed, ${s.failed} failed (${s.blockingFailures} MANDATORY/CAPABILITY), ${s.skipped} skipped: ${report.ok ? "conformant" : "NOT conformant"}`,
+    `${s.passed} passed, ${s.failed} failed (${s.blockingFailures} MANDATORY/CAPABILITY), ${s.skipped} skipped: ${report.ok ? "conformant" : "NOT conformant"}${
+      report.rows.some((r) => r.id.endsWith(".requires-auth"))
+        ? " (the agent requires authentication: its sessions and turns were not checked)"
+        : ""
+    }`,
   );
   return out.join("\n");
 }
 
-/** Collects the rows of one scenario. */
+/** Collects the rows of one scenario, each stamped with the version negotiated so far. */
 export class RowSink {
   readonly rows: Row[] = [];
+  /** The version the rows judge, once negotiated. */
+  version: ProtocolVersion | undefined;
   constructor(readonly scenario: string) {}
 
   add(id: string, tier: Tier, title: string, status: Status | boolean, evidence: (string | undefined)[] = []): Row {
@@ -87,11 +111,22 @@ export class RowSink {
       title,
       evidence: evidence.filter((e): e is string => e !== undefined),
     };
+    if (this.version !== undefined) row.version = this.version;
     this.rows.push(row);
     return row;
   }
 
   skip(id: string, tier: Tier, title: string, why: string): Row {
     return this.add(id, tier, title, "skip", [why]);
+  }
+
+  /**
+   * A row that exists in `version` only, skipped because the peer speaks the other one. It names
+   * the version it belongs to, not the negotiated one.
+   */
+  onlyIn(version: ProtocolVersion, id: string, tier: Tier, title: string, why: string): Row {
+    const row = this.add(id, tier, title, "skip", [`v${version} only: ${why}`]);
+    row.version = version;
+    return row;
   }
 }

@@ -61,6 +61,11 @@ describe("check agent", () => {
     const { report, text } = await check(["--", process.execPath, "--import", "tsx", sdkAgentFixture]);
     process.stdout.write(`${text}\n`);
     expect(report.peer).toMatchObject({ name: "sdk-fixture-agent" });
+    expect(report.protocolVersion).toBe(2);
+    expect(row(report, "prompt.idle")?.version).toBe(2);
+    // The rows of v1 only are skipped for a v2 agent, naming v1.
+    expect(row(report, "prompt.response-stop-reason")).toMatchObject({ status: "skip", version: 1 });
+    expect(row(report, "session.load")).toMatchObject({ status: "skip", version: 1 });
     for (const id of [
       "prompt.response-message-id",
       "prompt.echo-message-id",
@@ -120,5 +125,81 @@ describe("check agent", () => {
       expect(stop?.evidence.join("\n")).toContain("stopReason is undefined");
       expect(blocking(report).map((r) => r.id)).toEqual(["prompt.stop-reason", "prompt.second.stop-reason"]);
     });
+  });
+});
+
+describe("check agent: scripted v2 agents, one fault each", () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-kit-v2-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const v2Initialize = (session: Record<string, unknown> | undefined = {}) => ({
+    protocolVersion: 2,
+    info: { name: "scripted-v2", version: "1.0.0" },
+    capabilities: session === undefined ? {} : { session },
+  });
+  const run = async (name: string, script: AgentScript, only: string) => {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(script));
+    const { report } = await check([
+      "--only",
+      only,
+      "--timeout",
+      "1500",
+      "--",
+      process.execPath,
+      scriptedAgentBin,
+      file,
+    ]);
+    return report;
+  };
+
+  it.each<[string, AgentScript, string, string, RegExp]>([
+    [
+      "info without a version",
+      { initialize: { ...v2Initialize(), info: { name: "x" } }, prompts: [v2Turn()] },
+      "initialize",
+      "initialize.result-valid",
+      /schema v2: \/info/,
+    ],
+    [
+      "the session capability without session/list",
+      { initialize: v2Initialize(), prompts: [v2Turn()] },
+      "initialize",
+      "session.list",
+      /"code":-32601/,
+    ],
+    [
+      "an image prompt accepted without the image capability",
+      { initialize: v2Initialize(undefined), prompts: [v2Turn()] },
+      "initialize",
+      "prompt.unadvertised-content",
+      /response \(id \d+\) \{"messageId":"msg_user_1"\}/,
+    ],
+    [
+      "a permission request in the v1 shape",
+      {
+        initialize: v2Initialize(),
+        prompts: [
+          v2Turn([
+            {
+              request: "session/request_permission",
+              params: {
+                sessionId: "$sessionId",
+                toolCall: { toolCallId: "c1" },
+                options: [{ optionId: "ok", name: "OK", kind: "allow_once" }],
+              },
+            },
+          ]),
+        ],
+      },
+      "permission",
+      "permission.options",
+      /schema v2: /,
+    ],
+  ])("%s fails the row naming it", async (name, script, only, failing, evidence) => {
+    const report = await run(name.replaceAll(/\W+/g, "-"), script, only);
+    expect(report.protocolVersion).toBe(2);
+    const failed = row(report, failing);
+    expect(failed).toMatchObject({ status: "fail", version: 2 });
+    expect(failed?.evidence.join("\n")).toMatch(evidence);
   });
 });

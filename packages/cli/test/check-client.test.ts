@@ -6,6 +6,16 @@ import { main } from "../src/main.js";
 import type { Report } from "../src/report.js";
 import { rudeClientFixture, sampleClientBin, tsxLoader } from "./paths.js";
 
+const json = async (args: string[]): Promise<Report> => {
+  let out = "";
+  await main(["check", "client", "--json", ...args], {
+    stdout: (t) => void (out += t),
+    stderr: () => {},
+    cwd: tmpdir(),
+  });
+  return JSON.parse(out) as Report;
+};
+
 async function check(args: string[]): Promise<{ code: number; out: string }> {
   let out = "";
   const code = await main(["check", "client", ...args], {
@@ -50,7 +60,7 @@ describe("check client", () => {
       "{token}",
     ]);
     expect(out).toContain("0 MANDATORY/CAPABILITY");
-    expect(out).toContain("PASS  MANDATORY   client.permission-cancelled-after-cancel");
+    expect(out).toContain("PASS  MANDATORY   v2  client.permission-cancelled-after-cancel");
     expect(code).toBe(0);
   });
 
@@ -80,11 +90,32 @@ describe("check client", () => {
     const failed = (id: string) =>
       report.rows.find((r) => r.id === id && r.scenario === "basic" && r.status === "fail");
     expect(code).toBe(1);
+    // A client asking for 2 is served and judged in v2.
+    expect(report.protocolVersion).toBe(2);
+    expect(failed("client.messages-valid")).toBeUndefined();
+    expect(report.rows.find((r) => r.id === "client.initialize-first")?.version).toBe(2);
     expect(failed("client.initialize-first")?.evidence[0]).toContain("session/list");
     expect(failed("client.advertised-methods")?.evidence[0]).toContain("session/delete");
     expect(failed("client.prompt-content")?.evidence[0]).toContain('block type "image" was not advertised');
     const cancelRow = report.rows.find((r) => r.id === "client.permission-cancelled-after-cancel");
     expect(cancelRow?.status).toBe("fail");
     expect(cancelRow?.evidence.join("\n")).toContain('"outcome":"selected"');
+  });
+
+  it("judges a v2 client's messages by the v2 schema", async () => {
+    const report = await json([
+      "--only",
+      "basic",
+      "--",
+      process.execPath,
+      "--import",
+      tsxLoader,
+      rudeClientFixture,
+      "--bad-params",
+      "{agent}",
+    ]);
+    const invalid = report.rows.find((r) => r.id === "client.messages-valid");
+    expect(invalid).toMatchObject({ status: "fail", version: 2, title: expect.stringContaining("v2 schema") });
+    expect(invalid?.evidence[0]).toMatch(/session\/new .*"cwd":42.*schema v2: \/cwd/);
   });
 });

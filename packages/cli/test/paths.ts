@@ -10,3 +10,6 @@ export const scriptedAgentBin = join(repoRoot, "packages", "testkit", "dist", "s
 export const tsxLoader = new URL("../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 export const rudeClientFixture = join(import.meta.dirname, "fixtures", "rude-client.ts");
 export const cliSource = join(import.meta.dirname, "..", "src", "bin.ts");
+/** A v1 agent and a v1 client on the official SDK's v1 API, each with `--defect NAME` faults. */
+export const sdkV1AgentFixture = join(import.meta.dirname, "fixtures", "sdk-v1-agent.ts");
+export const sdkV1ClientFixture = join(import.meta.dirname, "fixtures", "sdk-v1-client.ts");

@@ -7,6 +7,10 @@
  * `stepTimeoutMs`), other messages get a short grace (`settleMs`). Ids the agent generates
  * (session ids, message ids...) are learnt from its live answers and substituted into later
  * client messages; the client's answers to agent requests go out under the live request ids.
+ *
+ * The comparison is per entity (each message, tool call, plan, terminal, the session-level
+ * updates, the rest): each one's sequence must match, not the global interleaving, so a
+ * session-level update landing at another point among a turn's chunks is no difference.
  */
 import { type Transport, tapTransport } from "@acp-kit/protocol/jsonrpc";
 import type { Transcript, TranscriptEntry } from "@acp-kit/protocol/tap";
@@ -25,7 +29,7 @@ export interface ReplayOptions {
 export interface ReplayResult {
   /** The agent's messages matched the recording (after normalization). */
   readonly equal: boolean;
-  /** Unified-style lines: `  same`, `- recorded only`, `+ live only`. */
+  /** Unified-style lines per entity, under a `  # <entity>` heading: `  same`, `- recorded only`, `+ live only`. */
   readonly diff: string[];
   readonly recorded: number;
   readonly live: number;
@@ -51,33 +55,81 @@ function substitute(value: unknown, map: Map<string, unknown>): unknown {
   return value;
 }
 
-/** One agent message as a comparable line. */
-function lines(messages: unknown[], joinChunks: boolean): string[] {
+/** Session-level updates: state of the session, not of a turn; they may land anywhere among a turn's updates. */
+const SESSION_LEVEL = new Set([
+  "available_commands_update",
+  "config_option_update",
+  "current_mode_update",
+  "session_info_update",
+  "usage_update",
+]);
+
+/**
+ * The entity a (normalized) agent message belongs to: a message, a tool call, a plan, a
+ * terminal, the session-level updates of a session, or the rest (responses, requests, state).
+ * Each entity's messages keep their order; how entities interleave is not compared.
+ */
+function entityOf(message: unknown): string {
+  const m = asMessage(message);
+  const update = m.params?.update as Record<string, unknown> | undefined;
+  if (m.method !== "session/update" || update === undefined) return "requests, responses and notifications";
+  const session = String(m.params?.sessionId);
+  const kind = String(update.sessionUpdate);
+  if (SESSION_LEVEL.has(kind)) return `session-level updates of ${session}`;
+  if (typeof update.messageId === "string") return `message ${update.messageId}`;
+  if (typeof update.toolCallId === "string") return `tool call ${update.toolCallId}`;
+  if (typeof update.terminalId === "string") return `terminal ${update.terminalId}`;
+  const plan = update.plan as { planId?: unknown } | undefined;
+  if (kind === "plan_update" && typeof plan?.planId === "string") return `plan ${plan.planId}`;
+  if (kind === "plan") return `plan of ${session}`;
+  return "requests, responses and notifications";
+}
+
+/**
+ * The agent's messages as comparable lines, grouped by entity (in order of first appearance);
+ * with `joinChunks`, consecutive text chunks of one message are joined into one line.
+ */
+function entityLines(messages: unknown[], joinChunks: boolean): Map<string, string[]> {
   const normalizer = new Normalizer();
-  const out: string[] = [];
-  let lastChunk: { key: string; index: number; text: string } | undefined;
+  const out = new Map<string, { lines: string[]; lastChunk?: { key: string; text: string } }>();
   for (const message of messages) {
-    const m = asMessage(message);
+    const normalized = normalizer.normalize(message);
+    const entity = entityOf(normalized);
+    let group = out.get(entity);
+    if (group === undefined) out.set(entity, (group = { lines: [] }));
+    const m = asMessage(normalized);
     const update = m.params?.update as
-      | { sessionUpdate?: string; messageId?: unknown; content?: { type?: string; text?: unknown } }
+      | { sessionUpdate?: string; content?: { type?: string; text?: unknown } }
       | undefined;
     if (joinChunks && update?.sessionUpdate?.endsWith("_chunk") && update.content?.type === "text") {
-      const key = `${update.sessionUpdate}\u0000${String(update.messageId)}`;
-      if (lastChunk?.key === key) {
-        lastChunk.text += String(update.content.text);
+      if (group.lastChunk?.key === update.sessionUpdate) {
+        group.lastChunk.text += String(update.content.text);
         const joined = {
-          ...(message as object),
-          params: { ...m.params, update: { ...update, content: { type: "text", text: lastChunk.text } } },
+          ...(normalized as object),
+          params: { ...m.params, update: { ...update, content: { type: "text", text: group.lastChunk.text } } },
         };
-        out[lastChunk.index] = JSON.stringify(normalizer.normalize(joined));
+        group.lines[group.lines.length - 1] = JSON.stringify(joined);
         continue;
       }
-      lastChunk = { key, index: out.length, text: String(update.content.text) };
-    } else lastChunk = undefined;
-    out.push(JSON.stringify(normalizer.normalize(message)));
+      group.lastChunk = { key: update.sessionUpdate, text: String(update.content.text) };
+    } else delete group.lastChunk;
+    group.lines.push(JSON.stringify(normalized));
   }
-  return out;
+  return new Map([...out].map(([entity, group]) => [entity, group.lines]));
 }
+
+/** Each entity's sequence diffed on its own, under a `  # entity` heading; entities in first-appearance order. */
+function entityDiff(before: Map<string, string[]>, after: Map<string, string[]>): string[] {
+  const entities = [...new Set([...before.keys(), ...after.keys()])];
+  const diff: string[] = [];
+  for (const entity of entities) {
+    diff.push(`  # ${entity}`);
+    diff.push(...lineDiff(before.get(entity) ?? [], after.get(entity) ?? []));
+  }
+  return diff;
+}
+
+const count = (groups: Map<string, string[]>) => [...groups.values()].reduce((n, lines) => n + lines.length, 0);
 
 export async function replayTranscript(
   transcript: Transcript,
@@ -162,20 +214,20 @@ export async function replayTranscript(
   await tapped.close();
 
   const joinChunks = options.joinChunks ?? true;
-  const before = lines(
+  const before = entityLines(
     transcript.entries.filter((e) => e.from === "agent").map((e) => e.msg ?? e.raw),
     joinChunks,
   );
-  const after = lines(
+  const after = entityLines(
     liveAgent().map((e) => e.message ?? e.payload),
     joinChunks,
   );
-  const diff = lineDiff(before, after);
+  const diff = entityDiff(before, after);
   return {
     equal: diff.every((l) => l.startsWith("  ")),
     diff,
-    recorded: before.length,
-    live: after.length,
+    recorded: count(before),
+    live: count(after),
     log,
   };
 }

@@ -2,7 +2,7 @@ import { createInMemoryTransportPair, tapTransport } from "@acp-kit/protocol/jso
 import { parseTranscript, TranscriptWriter } from "@acp-kit/protocol/tap";
 import { describe, expect, it } from "vitest";
 import { replayTranscript } from "./replay.js";
-import { type AgentScript, agentText, v2Turn } from "./scenario.js";
+import { type AgentScript, type AgentStep, agentText, v2Turn } from "./scenario.js";
 import { scriptedAgent } from "./scripted-agent.js";
 import { ScriptedClient } from "./scripted-client.js";
 import { asMessage, describeEntry, is } from "./wire-log.js";
@@ -143,6 +143,79 @@ describe("transcript replay", () => {
       expect(changes.some((l) => l.startsWith("+ ") && l.includes('"stopReason":"refusal"'))).toBe(true);
       await agent.close();
     }
+  });
+});
+
+describe("transcript replay compares each entity's sequence", () => {
+  const commands: AgentStep = {
+    update: { sessionUpdate: "available_commands_update", availableCommands: [{ name: "help", description: "Help" }] },
+  };
+  const info: AgentStep = { update: { sessionUpdate: "session_info_update", title: "Greeting" } };
+  const tool = (status: string): AgentStep => ({
+    update: { sessionUpdate: "tool_call_update", toolCallId: "call_1", title: "Read", status },
+  });
+  const text = agentText("Hello there, general Kenobi");
+  const recorded: AgentScript = {
+    prompts: [v2Turn([text[0] as AgentStep, commands, ...text.slice(1), tool("pending"), tool("completed"), info])],
+  };
+
+  async function replayAgainst(live: AgentScript) {
+    const [a, b] = createInMemoryTransportPair();
+    const lines: string[] = [];
+    const writer = new TranscriptWriter({ write: (l) => lines.push(l), side: "client" });
+    const recorder = scriptedAgent(b, recorded);
+    const client = new ScriptedClient(tapTransport(a, writer.tap));
+    await drive(client);
+    await client.close();
+    await recorder.close();
+    const [c, d] = createInMemoryTransportPair();
+    const agent = scriptedAgent(d, live);
+    const result = await replayTranscript(parseTranscript(lines.join("\n")), c, { settleMs: 100, stepTimeoutMs: 1000 });
+    await agent.close();
+    return result;
+  }
+
+  it.each<[string, AgentStep[]]>([
+    ["session-level updates before the chunks", [commands, info, ...text, tool("pending"), tool("completed")]],
+    ["session-level updates after everything", [...text, tool("pending"), tool("completed"), commands, info]],
+    [
+      "a tool call interleaved with the chunks",
+      [text[0] as AgentStep, tool("pending"), commands, ...text.slice(1), info, tool("completed")],
+    ],
+  ])("no difference: %s", async (_name, body) => {
+    const result = await replayAgainst({ prompts: [v2Turn(body)] });
+    expect(result.diff.filter((l) => !l.startsWith("  "))).toEqual([]);
+    expect(result.equal).toBe(true);
+  });
+
+  it.each<[string, AgentStep[], string]>([
+    [
+      "another text",
+      [commands, ...agentText("Hello there, general Grievous"), tool("pending"), tool("completed"), info],
+      "message <messageId 2>",
+    ],
+    [
+      "a tool call's updates in another order",
+      [...text, commands, tool("completed"), tool("pending"), info],
+      "tool call <toolCallId 1>",
+    ],
+    [
+      "another session title",
+      [
+        ...text,
+        commands,
+        tool("pending"),
+        tool("completed"),
+        { update: { sessionUpdate: "session_info_update", title: "Other" } },
+      ],
+      "session-level updates of <sessionId 1>",
+    ],
+  ])("a difference in one entity's own sequence: %s", async (_name, body, entity) => {
+    const result = await replayAgainst({ prompts: [v2Turn(body)] });
+    expect(result.equal).toBe(false);
+    const changed = result.diff.findIndex((l) => !l.startsWith("  "));
+    const heading = result.diff.slice(0, changed).findLast((l) => l.startsWith("  # "));
+    expect(heading).toBe(`  # ${entity}`);
   });
 });
 

@@ -1,13 +1,15 @@
 /** `acp-kit check agent`: every scenario against a fresh agent, one report. */
 import { ScriptedClient } from "@acp-kit/testkit";
 import { describeTarget, openAgent } from "../agent-target.js";
-import { buildReport, type Report, RowSink } from "../report.js";
+import { describeError, stderrExcerpt } from "../evidence.js";
+import { buildReport, type ProtocolVersion, type Report, RowSink } from "../report.js";
 import type { CheckAgentOptions } from "./options.js";
-import { SCENARIOS } from "./scenarios.js";
+import { AuthRequired, SCENARIOS, type ScenarioContext } from "./scenarios.js";
 
 export async function checkAgent(options: CheckAgentOptions, onScenario?: (name: string) => void): Promise<Report> {
   const rows: RowSink["rows"] = [];
   let peer: unknown;
+  let protocolVersion: ProtocolVersion | undefined;
   if (options.target.command === undefined) {
     const note = new RowSink("setup");
     note.add("setup.fresh-agent", "INFO", "a fresh agent per scenario", "skip", [
@@ -23,31 +25,38 @@ export async function checkAgent(options: CheckAgentOptions, onScenario?: (name:
     try {
       agent = await openAgent(options.target);
       const client = new ScriptedClient(agent.transport);
+      const ctx: ScenarioContext = { agent, client, rows: sink, options };
       try {
-        await scenario.run({ agent, client, rows: sink, options });
+        await scenario.run(ctx);
       } catch (error) {
-        const tail = agent.stderrTail().slice(-5);
-        sink.add(
-          `${scenario.name}.completes`,
-          "MANDATORY",
-          "the scenario runs to its end (the agent answers and stays up)",
-          false,
-          [(error as Error).message ?? String(error), ...tail.map((l) => `stderr: ${l}`)],
-        );
+        if (error instanceof AuthRequired)
+          sink.add(`${scenario.name}.requires-auth`, "INFO", error.message, "skip", [
+            "session/new was refused until the client authenticates: this scenario's turn rows are not judged",
+            describeError(error.refusal),
+          ]);
+        else
+          sink.add(
+            `${scenario.name}.completes`,
+            "MANDATORY",
+            "the scenario runs to its end (the agent answers and stays up)",
+            false,
+            [describeError(error), ...stderrExcerpt(agent.stderrTail()).map((l) => `stderr: ${l}`)],
+          );
       }
-      if (peer === undefined) {
-        const init = client.log.find((e) => e.from === "agent" && (e.message as { id?: unknown })?.id === 0);
-        peer = (init?.message as { result?: { info?: unknown } } | undefined)?.result?.info;
+      if (protocolVersion === undefined && ctx.negotiated) {
+        peer = ctx.negotiated.info;
+        protocolVersion = ctx.negotiated.version;
       }
       await client.close();
     } catch (error) {
       sink.add(`${scenario.name}.starts`, "MANDATORY", "the agent starts and accepts a connection", false, [
-        String((error as Error).message ?? error),
+        describeError(error),
+        ...(agent ? stderrExcerpt(agent.stderrTail()).map((l) => `stderr: ${l}`) : []),
       ]);
     } finally {
       await agent?.close().catch(() => {});
     }
     rows.push(...sink.rows);
   }
-  return buildReport("agent", describeTarget(options.target), rows, peer);
+  return buildReport("agent", describeTarget(options.target), rows, peer, protocolVersion);
 }

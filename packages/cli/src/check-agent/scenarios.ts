@@ -1,11 +1,22 @@
 /**
  * The scenarios of `acp-kit check agent`, each run against a fresh agent process. A scenario
- * drives the agent with a `ScriptedClient` and adds rows judged from the wire.
+ * drives the agent with a `ScriptedClient`, negotiates the version as a real client does (asks
+ * for 2, accepts 1), and adds rows judged from the wire by that version's rules.
  */
 import { asMessage, describeEntry, is, type ScriptedClient, type WireEntry } from "@acp-kit/testkit";
 import type { OpenedAgent } from "../agent-target.js";
+import { describeAnswer, describeError, stderrExcerpt } from "../evidence.js";
 import type { RowSink } from "../report.js";
 import { sameJson } from "../same-json.js";
+import { schemaCheck } from "../schema-check.js";
+import {
+  CHECK_INITIALIZE,
+  describeAuthMethods,
+  isAuthRefusal,
+  type Negotiated,
+  newSession,
+  readInitialize,
+} from "./negotiated.js";
 import type { CheckAgentOptions } from "./options.js";
 import { checkSessionSurface } from "./session-surface.js";
 import { judgeTurn } from "./turn-judge.js";
@@ -15,6 +26,8 @@ export interface ScenarioContext {
   client: ScriptedClient;
   rows: RowSink;
   options: CheckAgentOptions;
+  /** What `initialize` negotiated, once it was answered. */
+  negotiated?: Negotiated;
 }
 
 export interface Scenario {
@@ -23,17 +36,48 @@ export interface Scenario {
   run(context: ScenarioContext): Promise<void>;
 }
 
-type Init = { result: Record<string, unknown>; sessionCapabilities: Record<string, unknown> | undefined };
+/** session/new was refused until the client authenticates: the scenario's turns cannot run. */
+export class AuthRequired extends Error {
+  constructor(
+    readonly methods: unknown[],
+    readonly refusal: unknown,
+  ) {
+    super(`requires authentication: methods ${describeAuthMethods(methods)}`);
+  }
+}
 
-/** initialize + session/new; throws (with a row already added) when the agent cannot get that far. */
-async function open(ctx: ScenarioContext): Promise<{ init: Init; sessionId: string }> {
-  const result = await ctx.client.initialize();
-  const capabilities = (result.capabilities ?? {}) as { session?: Record<string, unknown> | null };
-  const sessionId = await ctx.client.newSession(ctx.options.cwd);
-  return { init: { result, sessionCapabilities: capabilities.session ?? undefined }, sessionId };
+/** initialize, read for the version the agent answered; later rows are stamped with that version. */
+async function negotiate(ctx: ScenarioContext): Promise<Negotiated> {
+  const result = await ctx.client.initialize(CHECK_INITIALIZE);
+  const negotiated = readInitialize(result);
+  if (negotiated === undefined)
+    throw new Error(
+      `the agent answered initialize with protocolVersion ${JSON.stringify(result.protocolVersion)}, which the checker cannot speak (it asked for 2 and accepts 1)`,
+    );
+  ctx.negotiated = negotiated;
+  ctx.rows.version = negotiated.version;
+  return negotiated;
+}
+
+/** initialize + session/new; throws when the agent cannot get that far (`AuthRequired` for an auth refusal). */
+async function open(ctx: ScenarioContext): Promise<{ negotiated: Negotiated; sessionId: string }> {
+  const negotiated = await negotiate(ctx);
+  try {
+    return { negotiated, sessionId: await newSession(ctx.client, negotiated, ctx.options.cwd) };
+  } catch (error) {
+    if (isAuthRefusal(error)) throw new AuthRequired(negotiated.authMethods, error);
+    throw error;
+  }
 }
 
 const lastOf = (entries: WireEntry[]) => entries[entries.length - 1];
+const lastFromAgent = (client: ScriptedClient) =>
+  lastOf(client.log.filter((e) => e.from === "agent")) as WireEntry | undefined;
+const judgeOptions = (ctx: ScenarioContext, negotiated: Negotiated, prefix: string) => ({
+  ...ctx.options,
+  version: negotiated.version,
+  prefix,
+});
 
 export const initializeScenario: Scenario = {
   name: "initialize",
@@ -42,11 +86,11 @@ export const initializeScenario: Scenario = {
     const { client, rows } = ctx;
     let result: Record<string, unknown>;
     try {
-      result = await client.initialize();
+      result = await client.initialize(CHECK_INITIALIZE);
     } catch (error) {
       rows.add("initialize.answers", "MANDATORY", "initialize is answered with a result", false, [
-        String(error),
-        ...ctx.agent.stderrTail().slice(-3),
+        describeError(error),
+        ...stderrExcerpt(ctx.agent.stderrTail()).map((l) => `stderr: ${l}`),
       ]);
       return;
     }
@@ -54,86 +98,122 @@ export const initializeScenario: Scenario = {
     rows.add("initialize.answers", "MANDATORY", "initialize is answered with a result", true, [
       describeEntry(response),
     ]);
+    const negotiated = readInitialize(result);
     rows.add(
       "initialize.protocol-version",
       "MANDATORY",
-      "a v2 request is answered with protocolVersion 2",
-      result.protocolVersion === 2,
+      "a request for version 2 is answered with 2, or with 1 by an agent that speaks only v1",
+      negotiated !== undefined,
       [`protocolVersion: ${JSON.stringify(result.protocolVersion)}`],
     );
-    const info = result.info as { name?: unknown; version?: unknown } | undefined;
+    if (negotiated === undefined) return;
+    ctx.negotiated = negotiated;
+    const v = negotiated.version;
+    rows.version = v;
+    const valid = schemaCheck(v, "initialize", "result", result);
+    rows.add("initialize.result-valid", "MANDATORY", `the initialize answer matches the v${v} schema`, valid.ok, [
+      describeEntry(response),
+      valid.ok ? undefined : valid.why,
+    ]);
+    const info = negotiated.info as { name?: unknown; version?: unknown } | undefined;
+    const infoField = v === 1 ? "agentInfo" : "info";
     rows.add(
       "initialize.info",
       "ADVISORY",
-      "the agent names itself (info.name, info.version)",
+      `the agent names itself (${infoField}.name, ${infoField}.version)`,
       typeof info?.name === "string" && typeof info?.version === "string",
-      [`info: ${JSON.stringify(info)}`],
+      [`${infoField}: ${JSON.stringify(info)}`],
     );
-    const capabilities = (result.capabilities ?? {}) as { session?: unknown };
     rows.add("initialize.session-capability", "INFO", "advertised capabilities", "pass", [
-      `capabilities: ${JSON.stringify(result.capabilities ?? {})}`,
+      `${v === 1 ? "agentCapabilities" : "capabilities"}: ${JSON.stringify(negotiated.capabilities)}`,
+      `authMethods: ${describeAuthMethods(negotiated.authMethods)}`,
     ]);
 
     const unknown = await client.connection.request("_acp_kit/no_such_method", {}).then(
       () => undefined,
       (error: { code?: number }) => error,
     );
+    const unknownAnswer = lastFromAgent(client);
     rows.add(
       "jsonrpc.method-not-found",
       "MANDATORY",
       "an unknown request method gets error -32601",
       unknown?.code === -32601,
-      [describeEntry(lastOf(client.log.filter((e) => e.from === "agent")) as WireEntry)],
+      [unknownAnswer ? describeAnswer(unknownAnswer) : "no answer"],
     );
 
-    let sessionId: string | undefined;
+    let sessionId: string;
     try {
-      sessionId = await client.newSession(ctx.options.cwd);
-      rows.add("session.new", "MANDATORY", "session/new answers a sessionId", true, [
-        describeEntry(
-          lastOf(
-            client.log.filter((e) => e.from === "agent" && asMessage(e.message).result !== undefined),
-          ) as WireEntry,
-        ),
-      ]);
+      sessionId = await newSession(client, negotiated, ctx.options.cwd);
     } catch (error) {
-      rows.add("session.new", "MANDATORY", "session/new answers a sessionId", false, [
-        String((error as Error).message ?? error),
-      ]);
+      const answer = lastFromAgent(client);
+      const evidence = answer && asMessage(answer.message).error ? describeAnswer(answer) : describeError(error);
+      if (isAuthRefusal(error))
+        rows.add(
+          "session.requires-auth",
+          "INFO",
+          `requires authentication: methods ${describeAuthMethods(negotiated.authMethods)}`,
+          "skip",
+          [
+            `session/new was refused until the client authenticates; the session and turn rows are not judged`,
+            evidence,
+          ],
+        );
+      else rows.add("session.new", "MANDATORY", "session/new answers a sessionId", false, [evidence]);
       return;
     }
-    const session = capabilities.session as Record<string, unknown> | null | undefined;
-    if (session) {
+    const created = lastOf(
+      client.log.filter((e) => e.from === "agent" && asMessage(e.message).result !== undefined),
+    ) as WireEntry;
+    const createdValid = schemaCheck(v, "session/new", "result", asMessage(created.message).result);
+    rows.add("session.new", "MANDATORY", `session/new answers a sessionId (v${v} schema)`, createdValid.ok, [
+      describeEntry(created),
+      createdValid.ok ? undefined : createdValid.why,
+    ]);
+    if (negotiated.session.list) {
       const list = await client.connection.request("session/list", {}).then(
         (r) => ({ ok: true, r }),
         (e) => ({ ok: false, r: e }),
       );
       const listed = list.ok && Array.isArray((list.r as { sessions?: unknown }).sessions);
+      const answer = lastFromAgent(client);
+      const listValid = list.ok ? schemaCheck(v, "session/list", "result", list.r) : { ok: true as const };
       rows.add(
         "session.list",
         "CAPABILITY",
-        "session/list answers a sessions array (baseline of the session capability)",
-        listed,
-        [describeEntry(lastOf(client.log.filter((e) => e.from === "agent")) as WireEntry)],
+        v === 1
+          ? "session/list answers a sessions array (sessionCapabilities.list is advertised)"
+          : "session/list answers a sessions array (baseline of the session capability)",
+        listed && listValid.ok,
+        [answer ? describeAnswer(answer) : "no answer", listValid.ok ? undefined : listValid.why],
       );
     } else
       rows.skip(
         "session.list",
         "CAPABILITY",
         "session/list answers a sessions array",
-        "the agent does not advertise capabilities.session",
+        v === 1
+          ? "the agent does not advertise agentCapabilities.sessionCapabilities.list"
+          : "the agent does not advertise capabilities.session",
       );
 
-    // Content the agent did not advertise must be refused with -32602.
-    const prompt = (session?.prompt ?? {}) as Record<string, unknown>;
-    if (!prompt.image) {
+    if (v === 1)
+      rows.onlyIn(
+        2,
+        "prompt.unadvertised-content",
+        "MANDATORY",
+        "unadvertised content is refused with -32602",
+        "v1 puts unadvertised content on the client (it MUST NOT send it); the agent is not required to refuse it",
+      );
+    else if (!negotiated.promptImage) {
+      // Content the agent did not advertise must be refused with -32602.
       const call = client.prompt(sessionId, [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }]);
       const answer = await Promise.race([
         call.answered,
         new Promise<undefined>((r) => setTimeout(() => r(undefined), ctx.options.turnTimeoutMs)),
       ]);
       const code = answer && !answer.ok ? (answer.error as { code?: number }).code : undefined;
-      const response = client.log.find(
+      const refused = client.log.find(
         (e) => e.from === "agent" && is.responseTo(asMessage(call.request.message).id)(e),
       );
       rows.add(
@@ -141,7 +221,7 @@ export const initializeScenario: Scenario = {
         "MANDATORY",
         "a prompt with an image block, without the image capability, is refused with -32602",
         code === -32602,
-        [response ? describeEntry(response) : "no answer"],
+        [refused ? describeAnswer(refused) : "no answer"],
       );
       // A refused prompt must not have started a turn that never ends.
       await new Promise((r) => setTimeout(r, ctx.options.graceMs));
@@ -153,26 +233,34 @@ export const initializeScenario: Scenario = {
         "the agent accepts images",
       );
 
-    if (session) await checkSessionSurface(client, rows, sessionId, ctx.options.cwd, session);
+    await checkSessionSurface(client, rows, sessionId, ctx.options.cwd, negotiated);
   },
 };
 
 export const promptScenario: Scenario = {
   name: "prompt",
-  description: "one ordinary turn: the v2 prompt lifecycle",
+  description: "one ordinary turn: the prompt lifecycle of the negotiated version",
   async run(ctx) {
-    const { sessionId } = await open(ctx);
+    const { negotiated, sessionId } = await open(ctx);
     ctx.client.permissions = "allow";
     const call = ctx.client.prompt(sessionId, ctx.options.prompt);
-    const outcome = await judgeTurn(ctx.client.log, sessionId, call, ctx.rows, { ...ctx.options, prefix: "prompt" });
+    const outcome = await judgeTurn(ctx.client.log, sessionId, call, ctx.rows, judgeOptions(ctx, negotiated, "prompt"));
     const echo = ctx.client.log.find(
       (e) => e.from === "agent" && is.update("user_message", sessionId)(e),
       call.request.seq,
     );
-    if (echo) {
+    if (negotiated.version === 1)
+      ctx.rows.onlyIn(
+        2,
+        "prompt.echo-content",
+        "ADVISORY",
+        "the user_message echo carries the prompt's content",
+        "a v1 agent does not echo the prompt",
+      );
+    else if (echo) {
       const sent = asMessage(call.request.message).params?.prompt;
       const content = asMessage(echo.message).params?.update?.content;
-      rows(ctx).add(
+      ctx.rows.add(
         "prompt.echo-content",
         "ADVISORY",
         "the user_message echo carries the prompt's content",
@@ -180,14 +268,25 @@ export const promptScenario: Scenario = {
         [describeEntry(echo)],
       );
     }
-    if (outcome.idle) {
-      // A second prompt in the same session: a new, distinct messageId.
+    if (outcome.ended) {
+      // A second prompt in the same session (v2: with a new, distinct messageId).
       const second = ctx.client.prompt(sessionId, ctx.options.prompt);
-      const again = await judgeTurn(ctx.client.log, sessionId, second, ctx.rows, {
-        ...ctx.options,
-        prefix: "prompt.second",
-      });
-      if (outcome.messageId && again.messageId)
+      const again = await judgeTurn(
+        ctx.client.log,
+        sessionId,
+        second,
+        ctx.rows,
+        judgeOptions(ctx, negotiated, "prompt.second"),
+      );
+      if (negotiated.version === 1)
+        ctx.rows.onlyIn(
+          2,
+          "prompt.distinct-message-ids",
+          "MANDATORY",
+          "two submissions get distinct messageIds",
+          "a v1 prompt has no messageId",
+        );
+      else if (outcome.messageId && again.messageId)
         ctx.rows.add(
           "prompt.distinct-message-ids",
           "MANDATORY",
@@ -199,13 +298,11 @@ export const promptScenario: Scenario = {
   },
 };
 
-const rows = (ctx: ScenarioContext) => ctx.rows;
-
 export const cancelScenario: Scenario = {
   name: "cancel",
   description: "a long job, cancelled with session/cancel",
   async run(ctx) {
-    const { sessionId } = await open(ctx);
+    const { negotiated, sessionId } = await open(ctx);
     const { client, options } = ctx;
     client.permissions = "allow";
     const call = client.prompt(sessionId, options.longPrompt);
@@ -217,13 +314,21 @@ export const cancelScenario: Scenario = {
         !is.state("running", sessionId)(e),
       { after: call.request.seq, timeoutMs: 5_000 },
     );
-    const earlyIdle = client.log.find((e) => e.from === "agent" && is.state("idle", sessionId)(e), call.request.seq);
-    if (earlyIdle) {
+    // v2 ends a turn with its idle, v1 with the prompt's response.
+    const endedAlready = client.log.find(
+      (e) =>
+        e.from === "agent" &&
+        (negotiated.version === 1
+          ? is.responseTo(asMessage(call.request.message).id)(e)
+          : is.state("idle", sessionId)(e)),
+      call.request.seq,
+    );
+    if (endedAlready) {
       ctx.rows.skip(
         "cancel.idle-cancelled",
         "MANDATORY",
         "session/cancel ends the turn with stopReason cancelled",
-        `the turn of ${JSON.stringify(options.longPrompt)} ended before it could be cancelled (${describeEntry(earlyIdle)}); use --long-prompt`,
+        `the turn of ${JSON.stringify(options.longPrompt)} ended before it could be cancelled (${describeAnswer(endedAlready)}); use --long-prompt`,
       );
       return;
     }
@@ -236,8 +341,7 @@ export const cancelScenario: Scenario = {
       describeEntry(cancelEntry),
     ]);
     await judgeTurn(client.log, sessionId, call, ctx.rows, {
-      ...options,
-      prefix: "cancel",
+      ...judgeOptions(ctx, negotiated, "cancel"),
       expectStopReason: "cancelled",
       turnTimeoutMs: Math.min(options.turnTimeoutMs, 10_000),
     });
@@ -249,7 +353,7 @@ export const cancelScenario: Scenario = {
  * asks for one, or calls `skip` with the reason and resolves undefined when it never does.
  */
 async function promptUntilPermissionRequest(ctx: ScenarioContext, skip: (reason: string) => void) {
-  const { sessionId } = await open(ctx);
+  const { negotiated, sessionId } = await open(ctx);
   const { client, options } = ctx;
   client.permissions = "hold";
   const call = client.prompt(sessionId, options.permissionPrompt);
@@ -262,12 +366,12 @@ async function promptUntilPermissionRequest(ctx: ScenarioContext, skip: (reason:
     client.permissions = "allow";
     return undefined;
   }
-  return { sessionId, call, request };
+  return { negotiated, sessionId, call, request };
 }
 
 export const permissionScenario: Scenario = {
   name: "permission",
-  description: "a turn that asks for a permission, answered after requires_action",
+  description: "a turn that asks for a permission, answered after requires_action (v2)",
   async run(ctx) {
     const held = await promptUntilPermissionRequest(ctx, (reason) =>
       ctx.rows.skip(
@@ -278,8 +382,9 @@ export const permissionScenario: Scenario = {
       ),
     );
     if (held === undefined) return;
-    const { sessionId, call, request } = held;
+    const { negotiated, sessionId, call, request } = held;
     const { client, options } = ctx;
+    const v = negotiated.version;
     const params = asMessage(request.message).params as {
       options?: { optionId?: unknown; kind?: unknown }[];
       sessionId?: unknown;
@@ -288,34 +393,54 @@ export const permissionScenario: Scenario = {
       Array.isArray(params?.options) &&
       params.options.length > 0 &&
       params.options.every((o) => typeof o.optionId === "string");
+    const valid = schemaCheck(v, "session/request_permission", "params", params);
     ctx.rows.add(
       "permission.options",
       "MANDATORY",
-      "a permission request names its session and offers options with ids",
-      wellFormed && params.sessionId === sessionId,
-      [describeEntry(request)],
+      v === 1
+        ? "a permission request names its session and tool call and offers options with ids (v1 shape)"
+        : "a permission request names its session and offers options with ids",
+      wellFormed && params.sessionId === sessionId && valid.ok,
+      [describeEntry(request), valid.ok ? undefined : valid.why],
     );
     await new Promise((r) => setTimeout(r, options.graceMs));
-    const blocked = client.log.find(
-      (e) => e.from === "agent" && is.state("requires_action", sessionId)(e),
-      call.request.seq,
-    );
-    ctx.rows.add(
-      "permission.requires-action",
-      "ADVISORY",
-      "the agent reports requires_action while the turn waits on the permission",
-      blocked !== undefined,
-      [
-        blocked
-          ? describeEntry(blocked)
-          : `no state_update requires_action within ${options.graceMs} ms of ${describeEntry(request, 80)}`,
-      ],
-    );
+    const blocked =
+      v === 2
+        ? client.log.find((e) => e.from === "agent" && is.state("requires_action", sessionId)(e), call.request.seq)
+        : undefined;
+    if (v === 1)
+      ctx.rows.onlyIn(
+        2,
+        "permission.requires-action",
+        "ADVISORY",
+        "the agent reports requires_action while the turn waits on the permission",
+        "v1 has no state_update",
+      );
+    else
+      ctx.rows.add(
+        "permission.requires-action",
+        "ADVISORY",
+        "the agent reports requires_action while the turn waits on the permission",
+        blocked !== undefined,
+        [
+          blocked
+            ? describeEntry(blocked)
+            : `no state_update requires_action within ${options.graceMs} ms of ${describeEntry(request, 80)}`,
+        ],
+      );
     const answeredAt = client.log.lastSeq;
     client.permissions = "allow";
     client.answerHeld("allow");
-    const outcome = await judgeTurn(client.log, sessionId, call, ctx.rows, { ...options, prefix: "permission" });
-    if (blocked) {
+    await judgeTurn(client.log, sessionId, call, ctx.rows, judgeOptions(ctx, negotiated, "permission"));
+    if (v === 1)
+      ctx.rows.onlyIn(
+        2,
+        "permission.leaves-requires-action",
+        "MANDATORY",
+        "after requires_action the agent later reports running or idle",
+        "v1 has no state_update",
+      );
+    else if (blocked) {
       const resumed = client.log.find(
         (e) => e.from === "agent" && (is.state("running", sessionId)(e) || is.state("idle", sessionId)(e)),
         answeredAt,
@@ -328,7 +453,6 @@ export const permissionScenario: Scenario = {
         [resumed ? describeEntry(resumed) : "requires_action was never followed by running or idle"],
       );
     }
-    void outcome;
   },
 };
 
@@ -345,7 +469,7 @@ export const permissionCancelScenario: Scenario = {
       ),
     );
     if (held === undefined) return;
-    const { sessionId, call } = held;
+    const { negotiated, sessionId, call } = held;
     const { client, options } = ctx;
     await client.cancel(sessionId);
     const cancelAt = client.log.lastSeq;
@@ -353,8 +477,7 @@ export const permissionCancelScenario: Scenario = {
     client.answerHeld("cancelled");
     client.permissions = "cancelled";
     await judgeTurn(client.log, sessionId, call, ctx.rows, {
-      ...options,
-      prefix: "permission-cancel",
+      ...judgeOptions(ctx, negotiated, "permission-cancel"),
       expectStopReason: "cancelled",
       turnTimeoutMs: Math.min(options.turnTimeoutMs, 10_000),
     });

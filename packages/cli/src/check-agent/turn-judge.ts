@@ -1,14 +1,19 @@
 /**
- * The v2 prompt lifecycle, judged from the wire for one `session/prompt`: the `{messageId}`
- * response, the `user_message` echo under that id, `running` before the end, exactly one
- * `idle` with a defined stop reason, and nothing for the turn after it.
+ * The prompt lifecycle of the negotiated version, judged from the wire for one `session/prompt`
+ * (v1: v1-turn-judge.ts). v2: the `{messageId}` response, the `user_message` echo under that id,
+ * `running` before the end, exactly one `idle` with a defined stop reason, and nothing for the
+ * turn after it.
  */
 import { isStopReason } from "@acp-kit/protocol";
 import { validatePromptResponse, validateUpdateSessionNotification } from "@acp-kit/protocol/decoders";
 import { asMessage, describeEntry, is, type PromptCall, type WireEntry, type WireLog } from "@acp-kit/testkit";
-import type { RowSink } from "../report.js";
+import { describeAnswer } from "../evidence.js";
+import type { ProtocolVersion, RowSink } from "../report.js";
+import { judgeV1Turn, skipTurnRows } from "./v1-turn-judge.js";
 
 export interface TurnOutcome {
+  /** The turn ended: v2's idle, v1's response. */
+  ended: boolean;
   /** The response entry, when it came. */
   response?: WireEntry;
   messageId?: string;
@@ -18,6 +23,8 @@ export interface TurnOutcome {
 }
 
 export interface JudgeOptions {
+  /** The negotiated version: its lifecycle is the one judged. */
+  version: ProtocolVersion;
   turnTimeoutMs: number;
   /** How long to watch for stray messages after the idle. */
   graceMs: number;
@@ -30,8 +37,20 @@ export interface JudgeOptions {
 const sessionOf = (e: WireEntry) => asMessage(e.message).params?.sessionId;
 const updateOf = (e: WireEntry) => asMessage(e.message).params?.update ?? {};
 
-/** Waits for the turn to end (or time out), then adds its rows. */
-export async function judgeTurn(
+/** Waits for the turn to end (or time out), then adds its rows, by the negotiated version's lifecycle. */
+export function judgeTurn(
+  log: WireLog,
+  sessionId: string,
+  call: PromptCall,
+  rows: RowSink,
+  options: JudgeOptions,
+): Promise<TurnOutcome> {
+  return options.version === 1
+    ? judgeV1Turn(log, sessionId, call, rows, options)
+    : judgeV2Turn(log, sessionId, call, rows, options);
+}
+
+async function judgeV2Turn(
   log: WireLog,
   sessionId: string,
   call: PromptCall,
@@ -48,7 +67,7 @@ export async function judgeTurn(
   ]);
   if (idle !== undefined) await new Promise((r) => setTimeout(r, options.graceMs));
   const response = log.find(fromAgent(is.responseTo(asMessage(call.request.message).id)), start);
-  const outcome: TurnOutcome = {};
+  const outcome: TurnOutcome = { ended: idle !== undefined };
   if (response) outcome.response = response;
   if (idle) outcome.idle = idle;
 
@@ -67,7 +86,7 @@ export async function judgeTurn(
       "MANDATORY",
       responseTitle,
       "error" in asMessage(response.message) && options.expectStopReason === "cancelled" ? "skip" : false,
-      [describeEntry(response), "the prompt was refused (an error response), so it was not inserted"],
+      [describeAnswer(response), "the prompt was refused (an error response), so it was not inserted"],
     );
   else if (messageId === undefined)
     rows.add(`${prefix}.response-message-id`, "MANDATORY", responseTitle, false, [
@@ -80,7 +99,7 @@ export async function judgeTurn(
     const valid = validatePromptResponse(result);
     rows.add(`${prefix}.response-message-id`, "MANDATORY", responseTitle, valid.ok, [
       describeEntry(response),
-      valid.ok ? undefined : `schema: ${valid.error.path} ${valid.error.message}`,
+      valid.ok ? undefined : `schema v2: ${valid.error.path} ${valid.error.message}`,
     ]);
   }
 
@@ -209,11 +228,12 @@ export async function judgeTurn(
   rows.add(
     `${prefix}.updates-valid`,
     "MANDATORY",
-    "every session/update of the turn matches the schema",
+    "every session/update of the turn matches the v2 schema",
     invalid.length === 0,
     invalid
       .slice(0, 3)
-      .flatMap(({ e, r }) => [describeEntry(e), r.ok ? "" : `schema: ${r.error.path} ${r.error.message}`]),
+      .flatMap(({ e, r }) => [describeEntry(e), r.ok ? "" : `schema v2: ${r.error.path} ${r.error.message}`]),
   );
+  skipTurnRows(rows, prefix, 1);
   return outcome;
 }
