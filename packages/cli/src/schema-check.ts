@@ -8,7 +8,7 @@ type Table = Record<string, { params: Check; result?: Check }>;
 
 /** The strict validators of a version, keyed by wire method. */
 export function validatorsOf(version: ProtocolVersion): Table {
-  return (version === 1 ? v1Validators : v2Validators) as unknown as Table;
+  return version === 1 ? v1Validators : v2Validators;
 }
 
 /** `{ ok }` or the schema complaint (`schema v1: /agentInfo/name ...`) for `value` as `method`'s params or result. */

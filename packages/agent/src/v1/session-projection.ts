@@ -48,13 +48,13 @@ function toolItemOf(content: ToolCallContent): ToolItem {
 
 /** The fields of a v1 `tool_call`: v1 allows no `null` in it. */
 function toolCallOf(fields: V1ToolCallUpdate & { title: string }): V1ToolCall {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== null) out[key] = value;
-  return out as unknown as V1ToolCall;
+  const present = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
+  return { ...present, toolCallId: fields.toolCallId, title: fields.title };
 }
 
 function commandToV1(command: AvailableCommand): V1AvailableCommand[] {
   if (command.type !== "command") return [];
+  // The open union does not narrow on `type` (an extension's type is any string): this is the command arm.
   const { type: _type, input, ...fields } = command as Extract<AvailableCommand, { type: "command" }>;
   const out: V1AvailableCommand = { ...fields };
   // v1's one input is v2's `text` input, untagged; another kind is left out (v2 lets a client ignore it).
@@ -165,14 +165,18 @@ export class V1SessionProjection {
       }
       case "session_info_update":
       case "usage_update":
+        // These arms hold only v1's own fields (checked by the exact-v1 property).
         return [{ ...update } as ProjectedUpdate];
       case "notice":
+        // A notice goes as it is, to a client that advertised notices.
         return this.#client.session?.notices != null ? [{ ...update } as ProjectedUpdate] : [];
       case "compaction_update": {
         if (this.#client.session?.compaction == null) return [];
         const { summary } = update;
+        // No summary: the update's other fields are v1's own.
         if (!Array.isArray(summary)) return [{ ...update } as ProjectedUpdate];
         const blocks = summary.flatMap((block) => contentBlockToV1(block) ?? []);
+        // The summary's blocks in v1 form; the other fields are v1's own.
         return [{ ...update, summary: blocks } as ProjectedUpdate];
       }
       case "compaction_summary_chunk": {

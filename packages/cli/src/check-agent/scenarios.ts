@@ -3,81 +3,17 @@
  * drives the agent with a `ScriptedClient`, negotiates the version as a real client does (asks
  * for 2, accepts 1), and adds rows judged from the wire by that version's rules.
  */
-import { asMessage, describeEntry, is, type ScriptedClient, type WireEntry } from "@acp-kit/testkit";
-import type { OpenedAgent } from "../agent-target.js";
+import { asMessage, describeEntry, is, type WireEntry } from "@acp-kit/testkit";
 import { describeAnswer, describeError, stderrExcerpt } from "../evidence.js";
-import type { RowSink } from "../report.js";
 import { sameJson } from "../same-json.js";
 import { schemaCheck } from "../schema-check.js";
-import {
-  CHECK_INITIALIZE,
-  describeAuthMethods,
-  isAuthRefusal,
-  type Negotiated,
-  newSession,
-  readInitialize,
-} from "./negotiated.js";
-import type { CheckAgentOptions } from "./options.js";
+import { CHECK_INITIALIZE, describeAuthMethods, isAuthRefusal, newSession, readInitialize } from "./negotiated.js";
+import { permissionCancelScenario, permissionScenario } from "./permission-scenarios.js";
+import { judgeOptions, lastFromAgent, lastOf, open, type Scenario } from "./scenario-context.js";
 import { checkSessionSurface } from "./session-surface.js";
 import { judgeTurn } from "./turn-judge.js";
 
-export interface ScenarioContext {
-  agent: OpenedAgent;
-  client: ScriptedClient;
-  rows: RowSink;
-  options: CheckAgentOptions;
-  /** What `initialize` negotiated, once it was answered. */
-  negotiated?: Negotiated;
-}
-
-export interface Scenario {
-  name: string;
-  description: string;
-  run(context: ScenarioContext): Promise<void>;
-}
-
-/** session/new was refused until the client authenticates: the scenario's turns cannot run. */
-export class AuthRequired extends Error {
-  constructor(
-    readonly methods: unknown[],
-    readonly refusal: unknown,
-  ) {
-    super(`requires authentication: methods ${describeAuthMethods(methods)}`);
-  }
-}
-
-/** initialize, read for the version the agent answered; later rows are stamped with that version. */
-async function negotiate(ctx: ScenarioContext): Promise<Negotiated> {
-  const result = await ctx.client.initialize(CHECK_INITIALIZE);
-  const negotiated = readInitialize(result);
-  if (negotiated === undefined)
-    throw new Error(
-      `the agent answered initialize with protocolVersion ${JSON.stringify(result.protocolVersion)}, which the checker cannot speak (it asked for 2 and accepts 1)`,
-    );
-  ctx.negotiated = negotiated;
-  ctx.rows.version = negotiated.version;
-  return negotiated;
-}
-
-/** initialize + session/new; throws when the agent cannot get that far (`AuthRequired` for an auth refusal). */
-async function open(ctx: ScenarioContext): Promise<{ negotiated: Negotiated; sessionId: string }> {
-  const negotiated = await negotiate(ctx);
-  try {
-    return { negotiated, sessionId: await newSession(ctx.client, negotiated, ctx.options.cwd) };
-  } catch (error) {
-    if (isAuthRefusal(error)) throw new AuthRequired(negotiated.authMethods, error);
-    throw error;
-  }
-}
-
-const lastOf = (entries: WireEntry[]) => entries[entries.length - 1];
-const lastFromAgent = (client: ScriptedClient) =>
-  lastOf(client.log.filter((e) => e.from === "agent")) as WireEntry | undefined;
-const judgeOptions = (ctx: ScenarioContext, negotiated: Negotiated, prefix: string) => ({
-  ...ctx.options,
-  version: negotiated.version,
-  prefix,
-});
+export { AuthRequired, type ScenarioContext } from "./scenario-context.js";
 
 export const initializeScenario: Scenario = {
   name: "initialize",
@@ -345,153 +281,6 @@ export const cancelScenario: Scenario = {
       expectStopReason: "cancelled",
       turnTimeoutMs: Math.min(options.turnTimeoutMs, 10_000),
     });
-  },
-};
-
-/**
- * Opens a session and sends the permission prompt with permissions held; resolves once the agent
- * asks for one, or calls `skip` with the reason and resolves undefined when it never does.
- */
-async function promptUntilPermissionRequest(ctx: ScenarioContext, skip: (reason: string) => void) {
-  const { negotiated, sessionId } = await open(ctx);
-  const { client, options } = ctx;
-  client.permissions = "hold";
-  const call = client.prompt(sessionId, options.permissionPrompt);
-  const request = await client.log.waitFor((e) => e.from === "agent" && is.request("session/request_permission")(e), {
-    after: call.request.seq,
-    timeoutMs: options.turnTimeoutMs,
-  });
-  if (request === undefined) {
-    skip(`no session/request_permission for ${JSON.stringify(options.permissionPrompt)}`);
-    client.permissions = "allow";
-    return undefined;
-  }
-  return { negotiated, sessionId, call, request };
-}
-
-export const permissionScenario: Scenario = {
-  name: "permission",
-  description: "a turn that asks for a permission, answered after requires_action (v2)",
-  async run(ctx) {
-    const held = await promptUntilPermissionRequest(ctx, (reason) =>
-      ctx.rows.skip(
-        "permission.requested",
-        "INFO",
-        "the permission prompt makes the agent ask",
-        `${reason}; use --permission-prompt`,
-      ),
-    );
-    if (held === undefined) return;
-    const { negotiated, sessionId, call, request } = held;
-    const { client, options } = ctx;
-    const v = negotiated.version;
-    const params = asMessage(request.message).params as {
-      options?: { optionId?: unknown; kind?: unknown }[];
-      sessionId?: unknown;
-    };
-    const wellFormed =
-      Array.isArray(params?.options) &&
-      params.options.length > 0 &&
-      params.options.every((o) => typeof o.optionId === "string");
-    const valid = schemaCheck(v, "session/request_permission", "params", params);
-    ctx.rows.add(
-      "permission.options",
-      "MANDATORY",
-      v === 1
-        ? "a permission request names its session and tool call and offers options with ids (v1 shape)"
-        : "a permission request names its session and offers options with ids",
-      wellFormed && params.sessionId === sessionId && valid.ok,
-      [describeEntry(request), valid.ok ? undefined : valid.why],
-    );
-    await new Promise((r) => setTimeout(r, options.graceMs));
-    const blocked =
-      v === 2
-        ? client.log.find((e) => e.from === "agent" && is.state("requires_action", sessionId)(e), call.request.seq)
-        : undefined;
-    if (v === 1)
-      ctx.rows.onlyIn(
-        2,
-        "permission.requires-action",
-        "ADVISORY",
-        "the agent reports requires_action while the turn waits on the permission",
-        "v1 has no state_update",
-      );
-    else
-      ctx.rows.add(
-        "permission.requires-action",
-        "ADVISORY",
-        "the agent reports requires_action while the turn waits on the permission",
-        blocked !== undefined,
-        [
-          blocked
-            ? describeEntry(blocked)
-            : `no state_update requires_action within ${options.graceMs} ms of ${describeEntry(request, 80)}`,
-        ],
-      );
-    const answeredAt = client.log.lastSeq;
-    client.permissions = "allow";
-    client.answerHeld("allow");
-    await judgeTurn(client.log, sessionId, call, ctx.rows, judgeOptions(ctx, negotiated, "permission"));
-    if (v === 1)
-      ctx.rows.onlyIn(
-        2,
-        "permission.leaves-requires-action",
-        "MANDATORY",
-        "after requires_action the agent later reports running or idle",
-        "v1 has no state_update",
-      );
-    else if (blocked) {
-      const resumed = client.log.find(
-        (e) => e.from === "agent" && (is.state("running", sessionId)(e) || is.state("idle", sessionId)(e)),
-        answeredAt,
-      );
-      ctx.rows.add(
-        "permission.leaves-requires-action",
-        "MANDATORY",
-        "after requires_action the agent later reports running or idle",
-        resumed !== undefined,
-        [resumed ? describeEntry(resumed) : "requires_action was never followed by running or idle"],
-      );
-    }
-  },
-};
-
-export const permissionCancelScenario: Scenario = {
-  name: "permission-cancel",
-  description: "session/cancel while a permission request is pending",
-  async run(ctx) {
-    const held = await promptUntilPermissionRequest(ctx, (reason) =>
-      ctx.rows.skip(
-        "permission-cancel.idle-cancelled",
-        "MANDATORY",
-        "a cancel during a permission request ends the turn cancelled",
-        reason,
-      ),
-    );
-    if (held === undefined) return;
-    const { negotiated, sessionId, call } = held;
-    const { client, options } = ctx;
-    await client.cancel(sessionId);
-    const cancelAt = client.log.lastSeq;
-    // As a client must: the pending permission is answered `cancelled`.
-    client.answerHeld("cancelled");
-    client.permissions = "cancelled";
-    await judgeTurn(client.log, sessionId, call, ctx.rows, {
-      ...judgeOptions(ctx, negotiated, "permission-cancel"),
-      expectStopReason: "cancelled",
-      turnTimeoutMs: Math.min(options.turnTimeoutMs, 10_000),
-    });
-    const cancelRequest = client.log.find(
-      (e) => e.from === "agent" && is.notification("$/cancel_request")(e),
-      cancelAt,
-    );
-    ctx.rows.add(
-      "permission-cancel.cancel-request",
-      "INFO",
-      "the agent withdraws the pending permission with $/cancel_request (optional)",
-      "pass",
-      [cancelRequest ? describeEntry(cancelRequest) : "no $/cancel_request (the client answered cancelled itself)"],
-    );
   },
 };
 

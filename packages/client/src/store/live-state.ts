@@ -24,8 +24,10 @@ const OPTIONAL_COUNTS = ["thoughtTokens", "cachedReadTokens", "cachedWriteTokens
  */
 export function tokenUsageOf(update: SessionUpdate): TokenUsage | undefined {
   if (update.sessionUpdate !== "state_update" || update.state !== "idle") return undefined;
+  // `usage` on an idle is read as unknown and checked below.
   const usage = (update as { usage?: unknown }).usage;
   if (typeof usage !== "object" || usage === null) return undefined;
+  // An object (checked above), read field by field.
   const fields = usage as Record<string, unknown>;
   const { totalTokens, inputTokens, outputTokens } = fields;
   if (!isCount(totalTokens) || !isCount(inputTokens) || !isCount(outputTokens)) return undefined;
@@ -34,7 +36,7 @@ export function tokenUsageOf(update: SessionUpdate): TokenUsage | undefined {
     const value = fields[key];
     if (isCount(value)) out = { ...out, [key]: value };
   }
-  const meta = patchMeta(undefined, fields._meta as TokenUsage["meta"] | null | undefined);
+  const meta = patchMeta(undefined, fields._meta);
   return meta === undefined ? out : { ...out, meta };
 }
 
