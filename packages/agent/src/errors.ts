@@ -2,14 +2,36 @@
  * Local errors of the agent SDK. None of them is ever sent to the client: they tell the agent
  * author that their own code asked for something the protocol forbids. Like every local error of
  * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
+ *
+ * Each carries a brand too, so that `instanceof` holds across two copies of this package in one
+ * process (two entry points, a bundled and an installed copy): a store built against one copy
+ * throws a `SessionBusyError` that the engine of the other must still tell apart.
  */
 import { LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
+/** Registered symbol: the same in every copy of the package loaded in the process. */
+export const ERROR_BRAND: unique symbol = Symbol.for("@acp-kit/agent/error-brand") as never;
+
+/**
+ * `instanceof` of a branded class: the prototype chain, or (for the branded class itself, not a
+ * subclass, which its own copy's chain already decides) an error carrying the same brand.
+ */
+export function isBranded(cls: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+  if (Function.prototype[Symbol.hasInstance].call(cls, value)) return true;
+  if (!Object.hasOwn(cls, "brand") || typeof value !== "object" || value === null) return false;
+  return (value as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] === (cls as unknown as { brand: string }).brand;
+}
+
 /** A builder of a turn (or of agent work) was used after the turn reported `idle`. */
 export class TurnEndedError extends LocalError {
   override readonly name = "TurnEndedError";
+  readonly [ERROR_BRAND] = "TurnEndedError";
+  static readonly brand = "TurnEndedError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
   constructor(what: string) {
     super(`${what}: the turn has ended (its idle state_update was sent); nothing more may be emitted for it`);
   }
@@ -18,6 +40,11 @@ export class TurnEndedError extends LocalError {
 /** Something was emitted for a session after it was closed or its connection ended. */
 export class SessionClosedError extends LocalError {
   override readonly name = "SessionClosedError";
+  readonly [ERROR_BRAND] = "SessionClosedError";
+  static readonly brand = "SessionClosedError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
   readonly sessionId: string;
   constructor(sessionId: string) {
     super(`Session ${sessionId} is closed on this connection; nothing more may be sent about it`);
@@ -28,6 +55,11 @@ export class SessionClosedError extends LocalError {
 /** `defineAgent(...)` was given an inconsistent definition. */
 export class AgentDefinitionError extends LocalError {
   override readonly name = "AgentDefinitionError";
+  readonly [ERROR_BRAND] = "AgentDefinitionError";
+  static readonly brand = "AgentDefinitionError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
 }
 
 /**
@@ -37,6 +69,11 @@ export class AgentDefinitionError extends LocalError {
  */
 export class DuplicateIdError extends LocalError {
   override readonly name = "DuplicateIdError";
+  readonly [ERROR_BRAND] = "DuplicateIdError";
+  static readonly brand = "DuplicateIdError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
   readonly kind: "message" | "tool_call" | "terminal";
   readonly id: string;
   constructor(kind: "message" | "tool_call" | "terminal", id: string) {

@@ -46,6 +46,7 @@ export {
   type ListSessionsPage,
   type ListSessionsQuery,
   SessionBusyError,
+  SessionStoreError,
   type SessionRecord,
   type SessionStore,
 } from "./session-store.js";

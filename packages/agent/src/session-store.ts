@@ -5,6 +5,7 @@
  */
 import type { StopReason } from "@acp-kit/protocol";
 import { LocalError } from "@acp-kit/protocol/jsonrpc";
+import { ERROR_BRAND, isBranded } from "./errors.js";
 import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 
 /**
@@ -109,11 +110,47 @@ export interface SessionStore {
    * then loses only updates no client saw. A store without it is not waited for.
    */
   flushSync?(): void;
+  /**
+   * Optional, for a store whose writes are asynchronous (a database): the write-ahead barrier.
+   * Returns nothing when every update appended so far is committed, else a promise that resolves
+   * once they all are, or rejects with a `SessionStoreError` naming the sessions whose updates
+   * could not be stored (also when the store did not answer in time). The engine holds each
+   * outgoing message until the barrier taken after it was queued resolved, so no client receives
+   * an update that is not committed; updates whose commit failed are not sent at all, and the
+   * running turns of those sessions end with `stopReason: "error"`. A store may return a promise
+   * from `appendUpdate` while its queue is over its byte budget: the turn's send then waits.
+   */
+  commit?(): void | Promise<void>;
+}
+
+/**
+ * A session store could not commit updates (its database failed or did not answer in time). The
+ * message names the store; the engine does not send those updates and ends the sessions' turns
+ * with `stopReason: "error"`.
+ */
+export class SessionStoreError extends LocalError {
+  override readonly name = "SessionStoreError";
+  readonly [ERROR_BRAND] = "SessionStoreError";
+  static readonly brand = "SessionStoreError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
+  /** The sessions whose updates are not stored; undefined: possibly any. */
+  readonly sessionIds: readonly string[] | undefined;
+  constructor(message: string, sessionIds: readonly string[] | undefined, options?: { cause?: unknown }) {
+    super(message, options);
+    this.sessionIds = sessionIds;
+  }
 }
 
 /** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
 export class SessionBusyError extends LocalError {
   override readonly name = "SessionBusyError";
+  readonly [ERROR_BRAND] = "SessionBusyError";
+  static readonly brand = "SessionBusyError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
   readonly sessionId: string;
   constructor(sessionId: string, detail: string) {
     super(`Session ${sessionId} is in use by another agent process (${detail})`);
@@ -124,6 +161,11 @@ export class SessionBusyError extends LocalError {
 /** A list cursor the store cannot read; the engine answers it with -32602. */
 export class InvalidCursorError extends LocalError {
   override readonly name = "InvalidCursorError";
+  readonly [ERROR_BRAND] = "InvalidCursorError";
+  static readonly brand = "InvalidCursorError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBranded(this, value);
+  }
   constructor(cursor: string) {
     super(`Unknown or malformed session list cursor: ${JSON.stringify(cursor)}`);
   }

@@ -2,13 +2,18 @@
  * The writes of one session, in call order: a promise chain per session. Appends are batched
  * (group commit): while one INSERT is in flight, later updates gather and go in the next one, so
  * a streamed turn costs a round trip per batch, not per chunk, and positions stay in call order.
+ * Every task is also kept until it settled, so that `unsettled()` gives the store its barrier:
+ * the tasks that hold everything queued so far, and which of them failed.
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export class SessionWrites {
   #chain: Promise<void> = Promise.resolve();
-  #pending: SessionUpdate[] = [];
+  /** Appended updates not yet taken by an INSERT, as the JSON they are stored as. */
+  #pending: string[] = [];
   #flushQueued = false;
+  /** Tasks queued or running: their promises reject when the task failed. */
+  readonly #tasks = new Set<Promise<void>>();
   /** Next position to write; undefined until read from the table (after a takeover, say). */
   nextPosition: number | undefined;
   /** JSON bytes in the table, and right after its last compaction (compaction decides on these). */
@@ -22,21 +27,45 @@ export class SessionWrites {
 
   /** Runs `task` after every write queued before it. Its failure is reported, not thrown. */
   enqueue(what: string, task: () => Promise<void>): Promise<void> {
-    const run = this.#chain.then(task).catch((error: unknown) => this.onError(error, what));
-    this.#chain = run;
-    return run;
+    const run = this.#chain.then(task);
+    this.#tasks.add(run);
+    const settled = run.then(
+      () => {
+        this.#tasks.delete(run);
+      },
+      (error: unknown) => {
+        this.#tasks.delete(run);
+        // What failed may have been partly written: positions are read again before the next write.
+        this.nextPosition = undefined;
+        this.onError(error, what);
+      },
+    );
+    this.#chain = settled;
+    return settled;
   }
 
-  append(update: SessionUpdate, flush: (batch: SessionUpdate[]) => Promise<void>): void {
-    this.#pending.push(update);
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    void this.enqueue("append", async () => {
-      this.#flushQueued = false;
-      const batch = this.#pending;
-      this.#pending = [];
-      await flush(batch);
-    });
+  /**
+   * Queues `update` for the next INSERT and returns its JSON length (what it adds to the store's
+   * queue until `flush` took it).
+   */
+  append(update: SessionUpdate, flush: (batch: string[]) => Promise<void>): number {
+    const body = JSON.stringify(update);
+    this.#pending.push(body);
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      void this.enqueue("append", async () => {
+        this.#flushQueued = false;
+        const batch = this.#pending;
+        this.#pending = [];
+        await flush(batch);
+      });
+    }
+    return body.length;
+  }
+
+  /** The tasks not settled yet (each rejects if it fails): everything queued so far is in them. */
+  unsettled(): readonly Promise<void>[] {
+    return [...this.#tasks];
   }
 
   /** Settles when everything queued so far was written (or reported as failed). */
