@@ -46,9 +46,9 @@ export {
   type ListSessionsPage,
   type ListSessionsQuery,
   SessionBusyError,
-  SessionStoreError,
   type SessionRecord,
   type SessionStore,
+  SessionStoreError,
 } from "./session-store.js";
 export type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 export type { NoticeInput, Turn } from "./turn-context.js";

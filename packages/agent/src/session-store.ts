@@ -4,9 +4,8 @@
  * Every method may be async so that a store can be persistent.
  */
 import type { StopReason } from "@acp-kit/protocol";
-import { LocalError } from "@acp-kit/protocol/jsonrpc";
-import { ERROR_BRAND, isBranded } from "./errors.js";
 import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
+import { BrandedError, ERROR_BRAND } from "./errors.js";
 
 /**
  * How the session's last foreground work ended (its idle `state_update`). State snapshots are not
@@ -128,13 +127,10 @@ export interface SessionStore {
  * message names the store; the engine does not send those updates and ends the sessions' turns
  * with `stopReason: "error"`.
  */
-export class SessionStoreError extends LocalError {
+export class SessionStoreError extends BrandedError {
   override readonly name = "SessionStoreError";
-  readonly [ERROR_BRAND] = "SessionStoreError";
-  static readonly brand = "SessionStoreError";
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(this, value);
-  }
+  override readonly [ERROR_BRAND] = "SessionStoreError";
+  static override readonly brand = "SessionStoreError";
   /** The sessions whose updates are not stored; undefined: possibly any. */
   readonly sessionIds: readonly string[] | undefined;
   constructor(message: string, sessionIds: readonly string[] | undefined, options?: { cause?: unknown }) {
@@ -144,13 +140,10 @@ export class SessionStoreError extends LocalError {
 }
 
 /** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
-export class SessionBusyError extends LocalError {
+export class SessionBusyError extends BrandedError {
   override readonly name = "SessionBusyError";
-  readonly [ERROR_BRAND] = "SessionBusyError";
-  static readonly brand = "SessionBusyError";
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(this, value);
-  }
+  override readonly [ERROR_BRAND] = "SessionBusyError";
+  static override readonly brand = "SessionBusyError";
   readonly sessionId: string;
   constructor(sessionId: string, detail: string) {
     super(`Session ${sessionId} is in use by another agent process (${detail})`);
@@ -159,13 +152,10 @@ export class SessionBusyError extends LocalError {
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */
-export class InvalidCursorError extends LocalError {
+export class InvalidCursorError extends BrandedError {
   override readonly name = "InvalidCursorError";
-  readonly [ERROR_BRAND] = "InvalidCursorError";
-  static readonly brand = "InvalidCursorError";
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return isBranded(this, value);
-  }
+  override readonly [ERROR_BRAND] = "InvalidCursorError";
+  static override readonly brand = "InvalidCursorError";
   constructor(cursor: string) {
     super(`Unknown or malformed session list cursor: ${JSON.stringify(cursor)}`);
   }

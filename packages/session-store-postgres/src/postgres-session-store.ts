@@ -15,11 +15,11 @@
 import {
   compactHistory,
   InvalidCursorError,
-  SessionStoreError,
   type ListSessionsPage,
   type ListSessionsQuery,
   type SessionRecord,
   type SessionStore,
+  SessionStoreError,
 } from "@acp-kit/agent";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
@@ -53,6 +53,11 @@ export interface PostgresSessionStoreOptions {
    * pool the store creates itself. Default 10000 ms.
    */
   commitTimeoutMs?: number;
+  /**
+   * A session's rows are compacted once their JSON is twice its size after the last compaction,
+   * and at least this many bytes. Default 256 KiB.
+   */
+  minCompactionBytes?: number;
   /** Apply missing migrations on first use. Default true (see `migrate`). */
   migrate?: boolean;
   logger?: Logger;
@@ -91,6 +96,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #migrate: boolean;
   readonly #maxQueuedBytes: number;
   readonly #commitTimeoutMs: number;
+  readonly #minCompactionBytes: number;
   /** JSON bytes appended and not yet through their INSERT, over all sessions. */
   #queuedBytes = 0;
   /** Appends waiting for the queue to fall under `maxQueuedBytes`. */
@@ -101,6 +107,7 @@ export class PostgresSessionStore implements SessionStore {
       throw new TypeError("PostgresSessionStore needs a connectionString or a pool");
     this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.#commitTimeoutMs = options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS;
+    this.#minCompactionBytes = options.minCompactionBytes ?? MIN_COMPACTION_BYTES;
     this.#pool =
       options.pool ??
       new pg.Pool({
@@ -337,7 +344,7 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
       writes.nextPosition += part.length;
     }
-    if (writes.bytes >= Math.max(MIN_COMPACTION_BYTES, writes.compactedBytes * 2)) {
+    if (writes.bytes >= Math.max(this.#minCompactionBytes, writes.compactedBytes * 2)) {
       // The batch is stored either way: a failed compaction is reported, not a failed commit.
       await this.#compact(writes).catch((error: unknown) =>
         this.#logger?.error?.("Session store compaction failed", { sessionId: writes.sessionId, error }),
