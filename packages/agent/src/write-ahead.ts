@@ -8,9 +8,10 @@
  *   outgoing message is held until a commit taken after it was queued resolved. Messages queued
  *   while one commit is awaited gather into the next batch, so the wire goes at the pace of the
  *   store's group commits, in order. What is held is bounded: past `maxHeldBytes` the send
- *   returns a promise (backpressure, the turn's send waits). A failed commit drops the held
- *   history updates of the sessions it names (the client never sees what was not stored) and
- *   reports the failure, so that their turns end with an error; everything else still goes.
+ *   returns a promise (backpressure, the turn's send waits). A failed commit drops the history
+ *   updates of the sessions it names, from then until their turn's idle went out (the client
+ *   never sees what was not stored, nor a turn with a hole in it), and reports the failure, so
+ *   that their turns end with an error; everything else still goes.
  */
 import { decorateTransport, type Logger, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { type SessionStore, SessionStoreError } from "./session-store.js";
@@ -95,6 +96,11 @@ class CommitGate {
   #drained: Waiter | undefined;
   /** The transport refused a payload: nothing more is sent. */
   #failure: unknown;
+  /**
+   * Sessions whose commit failed, until their idle went out: their history updates are dropped.
+   * `undefined` in it: a failure that named no session, every session's until the next commit.
+   */
+  readonly #failed = new Set<string | undefined>();
 
   constructor(transport: Transport, store: SessionStore, options: WriteAheadOptions) {
     this.#transport = transport;
@@ -151,7 +157,10 @@ class CommitGate {
   /** The commit of the waiting batch settled: it goes out (less what it failed to store), the next is awaited. */
   #release(failed: SessionStoreError | undefined): void {
     const batch = this.#waiting ?? [];
-    if (failed !== undefined) {
+    if (failed === undefined) this.#failed.delete(undefined);
+    else {
+      if (failed.sessionIds === undefined) this.#failed.add(undefined);
+      else for (const sessionId of failed.sessionIds) this.#failed.add(sessionId);
       this.#options.logger.error?.("Session store could not commit; its updates are not sent", { error: failed });
       try {
         this.#options.onCommitFailed(failed);
@@ -161,7 +170,7 @@ class CommitGate {
     }
     for (const payload of batch) {
       this.#heldBytes -= payload.length;
-      if (this.#failure !== undefined || (failed !== undefined && notStored(payload, failed))) continue;
+      if (this.#failure !== undefined || (this.#failed.size > 0 && this.#drops(payload))) continue;
       try {
         const pressure = this.#transport.send(payload);
         if (pressure !== undefined) this.#pressure(pressure);
@@ -195,6 +204,33 @@ class CommitGate {
     }
   }
 
+  /**
+   * Whether `payload` is a history update of a session whose commit failed (then dropped). The
+   * idle of such a session ends its failure. Only after a failure: payloads are read again.
+   */
+  #drops(payload: string): boolean {
+    let message: {
+      method?: unknown;
+      params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown; state?: unknown } };
+    };
+    try {
+      message = JSON.parse(payload);
+    } catch {
+      return false;
+    }
+    if (message.method !== "session/update") return false;
+    const sessionId = message.params?.sessionId;
+    if (typeof sessionId !== "string") return false;
+    const failed = this.#failed.has(sessionId) || this.#failed.has(undefined);
+    const update = message.params?.update;
+    const kind = update?.sessionUpdate;
+    if (typeof kind === "string" && LIVE_ONLY.has(kind)) {
+      if (kind === "state_update" && update?.state === "idle") this.#failed.delete(sessionId);
+      return false;
+    }
+    return failed;
+  }
+
   #pressure(pressure: Promise<void>): void {
     if (this.#transportPressure !== undefined) return;
     const settled = pressure.finally(() => {
@@ -203,22 +239,6 @@ class CommitGate {
     settled.catch(() => {});
     this.#transportPressure = settled;
   }
-}
-
-/** Whether `payload` is a history update of a session whose commit failed. */
-function notStored(payload: string, failed: SessionStoreError): boolean {
-  // Only on the failure path: the payloads are read again to tell which ones to drop.
-  let message: { method?: unknown; params?: { sessionId?: unknown; update?: { sessionUpdate?: unknown } } };
-  try {
-    message = JSON.parse(payload);
-  } catch {
-    return false;
-  }
-  if (message.method !== "session/update") return false;
-  const kind = message.params?.update?.sessionUpdate;
-  if (typeof kind === "string" && LIVE_ONLY.has(kind)) return false;
-  const sessionId = message.params?.sessionId;
-  return failed.sessionIds === undefined || (typeof sessionId === "string" && failed.sessionIds.includes(sessionId));
 }
 
 function storeError(error: unknown): SessionStoreError {

@@ -134,7 +134,9 @@ describe("writeAhead", () => {
 
   it("leaves the transport alone for a store without flushSync", () => {
     const { transport, listeners } = fakeTransport(true);
-    expect(writeAhead(transport, new InMemorySessionStore(), { logger: {}, onCommitFailed: () => {} }).transport).toBe(transport);
+    expect(writeAhead(transport, new InMemorySessionStore(), { logger: {}, onCommitFailed: () => {} }).transport).toBe(
+      transport,
+    );
     expect(listeners.size).toBe(0);
   });
 
@@ -153,7 +155,10 @@ describe("writeAhead", () => {
     const store = new QueueingStore();
     const errors: unknown[] = [];
     const { transport, sent } = fakeTransport(false);
-    const served = writeAhead(transport, store, { logger: { error: (...args: unknown[]) => errors.push(args) }, onCommitFailed: () => {} });
+    const served = writeAhead(transport, store, {
+      logger: { error: (...args: unknown[]) => errors.push(args) },
+      onCommitFailed: () => {},
+    });
     served.transport.send("a");
     expect(store.flushes).toBe(1);
     expect(served.transport.describePeer?.()).toEqual({ source: "fake" });
