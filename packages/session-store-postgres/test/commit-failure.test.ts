@@ -7,68 +7,16 @@
  * `appendUpdate` wait.
  */
 import { compactHistory, defineAgent, SessionStoreError } from "@acp-kit/agent";
-import { Connection, createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
+import { clientOf, text, type Update } from "./support/client.js";
 import { type OwnCluster, ownCluster, postgresBin } from "./support/own-cluster.js";
 import { skipWithoutPostgres } from "./support/postgres.js";
 
 const bin = postgresBin();
 const IN_CI = process.env.CI === "true" || process.env.CI === "1";
-
-interface Update {
-  sessionUpdate: string;
-  state?: string;
-  stopReason?: string;
-  error?: { code: number; message: string };
-  content?: { text?: string } | { text?: string }[];
-}
-
-/** A client over the in-memory pair that keeps every update it received, in order. */
-function clientOf(agent: ReturnType<typeof defineAgent>) {
-  const [agentSide, clientSide] = createInMemoryTransportPair();
-  const served = agent.serve(agentSide);
-  const conn = new Connection(clientSide);
-  const updates: Update[] = [];
-  const waiters: (() => void)[] = [];
-  conn.onNotification("session/update", (params: { update: Update }) => {
-    updates.push(params.update);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  conn.listen();
-  const until = async (predicate: () => boolean, timeoutMs = 30_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate()) {
-      if (Date.now() > deadline) throw new Error(`timed out; last updates: ${JSON.stringify(updates.slice(-3))}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-  };
-  const request = (method: string, params: unknown) => conn.request(method as never, params as never) as Promise<any>;
-  return {
-    updates,
-    until,
-    request,
-    idle: () => updates.filter((u) => u.sessionUpdate === "state_update" && u.state === "idle"),
-    history: () => updates.filter((u) => u.sessionUpdate !== "state_update" && u.sessionUpdate !== "notice"),
-    async close() {
-      await conn.close();
-      await served.closed;
-    },
-    init: () => request("initialize", { protocolVersion: 2, info: { name: "t", version: "1" }, capabilities: {} }),
-  };
-}
-
-const text = (updates: readonly Update[]): string =>
-  updates
-    .filter((u) => u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_message")
-    .flatMap((u) => (Array.isArray(u.content) ? u.content : [u.content]))
-    .map((c) => c?.text ?? "")
-    .join("");
 
 describe.skipIf(bin === undefined && !IN_CI)("a failed commit (a real server stopped and started)", () => {
   let cluster: OwnCluster;
