@@ -14,6 +14,7 @@
  */
 import {
   compactHistory,
+  HistoryFold,
   InvalidCursorError,
   type ListSessionsPage,
   type ListSessionsQuery,
@@ -54,8 +55,8 @@ export interface PostgresSessionStoreOptions {
    */
   commitTimeoutMs?: number;
   /**
-   * A session's rows are compacted once their JSON is twice its size after the last compaction,
-   * and at least this many bytes. Default 256 KiB.
+   * A session's rows are compacted when a run ends (its stop is recorded) once their JSON is twice
+   * its size after the last compaction, and at least this many bytes. Default 256 KiB.
    */
   minCompactionBytes?: number;
   /** Apply missing migrations on first use. Default true (see `migrate`). */
@@ -71,6 +72,8 @@ export interface PostgresSessionStoreOptions {
 const MIN_COMPACTION_BYTES = 256 * 1024;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,18})$/;
+/** Rows read per query when a history is folded: memory stays bounded by the folded history. */
+const FOLD_PAGE = 5000;
 /** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
 const MAX_BATCH = 2000;
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
@@ -165,13 +168,18 @@ export class PostgresSessionStore implements SessionStore {
     // Keys patched to `undefined` are removed, as a spread would drop them.
     const removed = Object.keys(patch).filter((key) => (patch as Record<string, unknown>)[key] === undefined);
     const body = JSON.stringify(patch);
-    return this.#writesOf(sessionId).enqueue("update", async () => {
+    const writes = this.#writesOf(sessionId);
+    const done = writes.enqueue("update", async () => {
       await this.ready();
       await this.#pool.query(
         "UPDATE acp_kit_sessions SET record = (record || $2::jsonb) - $3::text[] WHERE session_id = $1",
         [sessionId, body, removed],
       );
     });
+    // A run's stop recorded: the quiet moment to fold its history. Never within a run: a
+    // compaction holds the session's next writes, and so the wire, while it runs.
+    if (patch.lastStop !== undefined) this.#compactLater(writes);
+    return done;
   }
 
   /** Queues `update`; returns a promise while the queue is over `maxQueuedBytes` (backpressure). */
@@ -344,12 +352,27 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
       writes.nextPosition += part.length;
     }
-    if (writes.bytes >= Math.max(this.#minCompactionBytes, writes.compactedBytes * 2)) {
-      // The batch is stored either way: a failed compaction is reported, not a failed commit.
-      await this.#compact(writes).catch((error: unknown) =>
-        this.#logger?.error?.("Session store compaction failed", { sessionId: writes.sessionId, error }),
-      );
-    }
+  }
+
+  /**
+   * Queues a compaction of the session behind its writes, done when its rows have doubled since
+   * the last one. Its failure is reported, never a failed commit: `commit()` does not wait
+   * for it (what it rewrites is committed already), later writes do.
+   */
+  #compactLater(writes: SessionWrites): void {
+    if (writes.compacting) return;
+    writes.compacting = true;
+    writes.enqueueUntracked(async () => {
+      try {
+        if (writes.nextPosition === undefined) return;
+        if (writes.bytes < Math.max(this.#minCompactionBytes, writes.compactedBytes * 2)) return;
+        await this.#compact(writes).catch((error: unknown) =>
+          this.#logger?.error?.("Session store compaction failed", { sessionId: writes.sessionId, error }),
+        );
+      } finally {
+        writes.compacting = false;
+      }
+    });
   }
 
   /** Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length. */
@@ -370,12 +393,28 @@ export class PostgresSessionStore implements SessionStore {
     return rows.map((r) => r.body);
   }
 
+  /** The session's history folded, read a page at a time (memory: the folded history and a page). */
+  async #folded(db: pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
+    const fold = new HistoryFold();
+    let after = 0;
+    for (;;) {
+      const { rows } = await db.query<{ position: string; body: SessionUpdate }>(
+        `SELECT position, body FROM acp_kit_session_updates WHERE session_id = $1 AND position > $2
+         ORDER BY position LIMIT ${FOLD_PAGE}`,
+        [sessionId, after],
+      );
+      for (const row of rows) fold.append(row.body);
+      if (rows.length < FOLD_PAGE) return fold.updates();
+      after = Number(rows.at(-1)?.position);
+    }
+  }
+
   /** Replaces the session's rows with its folded history, atomically. */
   async #compact(writes: SessionWrites): Promise<void> {
     const client = await this.#pool.connect();
     try {
       await client.query("BEGIN");
-      const compacted = compactHistory(await this.#rows(client, writes.sessionId));
+      const compacted = await this.#folded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
       for (let start = 0; start < compacted.length; start += MAX_BATCH)

@@ -19,6 +19,8 @@ export class SessionWrites {
   /** JSON bytes in the table, and right after its last compaction (compaction decides on these). */
   bytes = 0;
   compactedBytes = 0;
+  /** A compaction is queued or running. */
+  compacting = false;
 
   constructor(
     readonly sessionId: string,
@@ -42,6 +44,14 @@ export class SessionWrites {
     );
     this.#chain = settled;
     return settled;
+  }
+
+  /**
+   * Runs `task` after every write queued before it, like `enqueue`, but outside the barrier
+   * (`unsettled`): for work whose failure loses nothing (a compaction). It must not throw.
+   */
+  enqueueUntracked(task: () => Promise<void>): void {
+    this.#chain = this.#chain.then(task).catch((error: unknown) => this.onError(error, "compaction"));
   }
 
   /**

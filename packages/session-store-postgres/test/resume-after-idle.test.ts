@@ -7,7 +7,7 @@ import { defineAgent } from "@acp-kit/agent";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresSessionStore } from "../src/index.js";
-import { clientOf, text } from "./support/client.js";
+import { clientOf, text, type Update } from "./support/client.js";
 import { freshSchema, skipWithoutPostgres } from "./support/postgres.js";
 
 const CHUNKS = 20_000;
@@ -45,7 +45,7 @@ describe.skipIf(skipWithoutPostgres)("resume on another instance right after idl
       await a.until(() => a.idle().length > 0);
       const seen = text(a.history());
       // At the idle, before anything else: another instance reads the whole turn already.
-      expect(text(await storeB.history(sessionId))).toBe(seen);
+      expect(text((await storeB.history(sessionId)) as Update[])).toBe(seen);
       await a.close();
       const b = clientOf(instance("b", storeB));
       await b.init();
