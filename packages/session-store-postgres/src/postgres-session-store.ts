@@ -203,8 +203,10 @@ export class PostgresSessionStore implements SessionStore {
    */
   commit(): Promise<void> | undefined {
     const waits: { sessionId: string; task: Promise<void> }[] = [];
-    for (const writes of this.#writes.values())
+    for (const writes of this.#writes.values()) {
+      writes.seal();
       for (const task of writes.unsettled()) waits.push({ sessionId: writes.sessionId, task });
+    }
     if (waits.length === 0) return undefined;
     return this.#barrier(waits);
   }
@@ -377,10 +379,13 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length. */
   async #insert(db: pg.Pool | pg.PoolClient, sessionId: string, first: number, bodies: string[]): Promise<number> {
+    // One text parameter, the bodies one per line (JSON text has no raw line feed), split by the
+    // server: the driver sends it as it is, where a json[] parameter is escaped element by element.
     await db.query(
       `INSERT INTO acp_kit_session_updates (session_id, position, body)
-       SELECT $1, $2::bigint + t.ord - 1, t.body FROM unnest($3::json[]) WITH ORDINALITY AS t(body, ord)`,
-      [sessionId, first, bodies],
+       SELECT $1, $2::bigint + t.ord - 1, t.body::json
+       FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
+      [sessionId, first, bodies.join("\n")],
     );
     return bodies.reduce((n, body) => n + body.length, 0);
   }

@@ -9,9 +9,8 @@ import type { SessionUpdate } from "@acp-kit/protocol/types";
 
 export class SessionWrites {
   #chain: Promise<void> = Promise.resolve();
-  /** Appended updates not yet taken by an INSERT, as the JSON they are stored as. */
-  #pending: string[] = [];
-  #flushQueued = false;
+  /** The batch gathering appended updates (the JSON they are stored as) for its queued INSERT. */
+  #pending: string[] | undefined;
   /** Tasks queued or running: their promises reject when the task failed. */
   readonly #tasks = new Set<Promise<void>>();
   /** Next position to write; undefined until read from the table (after a takeover, say). */
@@ -60,17 +59,26 @@ export class SessionWrites {
    */
   append(update: SessionUpdate, flush: (batch: string[]) => Promise<void>): number {
     const body = JSON.stringify(update);
-    this.#pending.push(body);
-    if (!this.#flushQueued) {
-      this.#flushQueued = true;
+    let batch = this.#pending;
+    if (batch === undefined) {
+      batch = [];
+      this.#pending = batch;
+      const taken = batch;
       void this.enqueue("append", async () => {
-        this.#flushQueued = false;
-        const batch = this.#pending;
-        this.#pending = [];
-        await flush(batch);
+        if (this.#pending === taken) this.#pending = undefined;
+        await flush(taken);
       });
     }
+    batch.push(body);
     return body.length;
+  }
+
+  /**
+   * Closes the batch gathering now: later appends go in the next INSERT. The barrier does so, so
+   * that it waits for the updates appended before it, not for those that come while it waits.
+   */
+  seal(): void {
+    this.#pending = undefined;
   }
 
   /** The tasks not settled yet (each rejects if it fails): everything queued so far is in them. */
