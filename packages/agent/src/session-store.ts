@@ -106,7 +106,8 @@ export interface SessionStore {
    * engine calls it immediately before each write of a transport it serves (once per coalesced
    * write, see `Transport.onBeforeWrite`; before every send on a transport without that hook),
    * so that every update a client can have received was written by the store first: a crash
-   * then loses only updates no client saw. A store without it is not waited for.
+   * then loses only updates no client saw. A store whose writes are asynchronous implements
+   * `commit` instead; a store with neither is not waited for.
    */
   flushSync?(): void;
   /**
