@@ -50,7 +50,9 @@ describe("errors recognized across two copies of the package", () => {
       to.DuplicateIdError,
     ];
     errors.forEach((error, i) => {
-      classes.forEach((cls, j) => expect(error instanceof cls, `${error.name} instanceof ${cls.name}`).toBe(i === j));
+      classes.forEach((cls, j) => {
+        expect(error instanceof cls, `${error.name} instanceof ${cls.name}`).toBe(i === j);
+      });
     });
   });
 
