@@ -558,12 +558,14 @@ const storeResume: CaseSpec = {
 
 const storeStream: CaseSpec = {
   name: "store-stream",
-  title: "The stdio-turn stream (50,000 chunks in one turn) with the agent's sessions in the file store",
+  title: "The stdio-turn stream (200,000 chunks in one turn) with the agent's sessions in each store",
   what: [
-    "ours only, stdio-turn's `ours` stacks: memory = the default `InMemorySessionStore`; file = `FileSessionStore` in a temp directory with its defaults (appended lines group-committed: written in one `write` right before each write of the transport, so the log stays ahead of the wire; a sync at the turn end). 5,000-chunk warm-up turn first.",
+    "ours only, stdio-turn's `ours` stacks: memory = the default `InMemorySessionStore`; file = `FileSessionStore` in a temp directory with its defaults (appended lines group-committed: written in one `write` right before each write of the transport, so the log stays ahead of the wire; a sync at the turn end); postgres = `PostgresSessionStore` in a fresh schema of the server at `ACP_KIT_PG_URL` with its defaults (group commit; each write of the wire held until the updates it carries are committed, so the table stays ahead of the wire; a 4 MiB queue budget). 5,000-chunk warm-up turn first.",
+    "Idle to history (postgres; a file store directory is one process's at a time): from the client reading the turn's idle until the start of the first read by another store instance on the same database (its connection opened and warmed before the turn) that finds the whole turn; reads start right after the idle and one after the other, so it is 0 when the history was complete at the idle. The read's own length (all of the history fetched and folded, what a resume costs) is the next row. Agent peak RSS: the agent process's maxrss after the turn.",
   ],
   script: "store-stream.ts",
-  sides: ["memory", "file"],
+  sides: ["memory", "file", "postgres"],
+  needs: STORE_NEEDS,
   rounds: 3,
   rows: [
     {
@@ -573,6 +575,35 @@ const storeStream: CaseSpec = {
       ours: { side: "file", figure: "msgPerSec" },
       theirs: { side: "memory", figure: "msgPerSec" },
       target: 0.8,
+    },
+    {
+      label: "Postgres store vs file store",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "postgres", figure: "msgPerSec" },
+      theirs: { side: "file", figure: "msgPerSec" },
+      target: 0.5,
+    },
+    {
+      label: "Postgres store vs file store: agent peak RSS",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "postgres", figure: "agentPeakRssMiB" },
+      theirs: { side: "file", figure: "agentPeakRssMiB" },
+      target: 1.1,
+    },
+    {
+      label: "Postgres store: idle to complete history on another instance",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "postgres", figure: "idleToHistoryMs" },
+      target: 50,
+    },
+    {
+      label: "Postgres store: that read of the whole history",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "postgres", figure: "historyReadMs" },
     },
   ],
 };

@@ -21,6 +21,8 @@ const PG_URL = process.env.ACP_KIT_PG_URL;
 
 export interface Place {
   kind: StoreKind;
+  /** Where the data is, for another process: the directory, or the connection string (memory: ""). */
+  location: string;
   /** A new store instance on this place's data (a restarted process, for file and postgres). */
   open(): SessionStore & { close?(): unknown; flush?(): Promise<void> };
   remove(): Promise<void>;
@@ -30,12 +32,13 @@ export interface Place {
 export async function freshPlace(kind: StoreKind): Promise<Place> {
   if (kind === "memory") {
     const store = new InMemorySessionStore();
-    return { kind, open: () => store, remove: async () => {} };
+    return { kind, location: "", open: () => store, remove: async () => {} };
   }
   if (kind === "file") {
     const dir = mkdtempSync(join(tmpdir(), "acp-bench-store-"));
     return {
       kind,
+      location: dir,
       open: () => new FileSessionStore({ dir }),
       remove: async () => rmSync(dir, { recursive: true, force: true }),
     };
@@ -49,6 +52,7 @@ export async function freshPlace(kind: StoreKind): Promise<Place> {
   url.searchParams.set("options", `-c search_path=${schema}`);
   return {
     kind,
+    location: url.toString(),
     open: () => new PostgresSessionStore({ connectionString: url.toString() }),
     async remove() {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -77,7 +77,14 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#agent = agent;
     const maxPendingHandlers = agent.definition.limits?.maxPendingHandlers;
     // The store's queued writes go out before each of this transport's writes.
-    const served = writeAhead(transport, agent.store, agent.logger);
+    const served = writeAhead(transport, agent.store, {
+      logger: agent.logger,
+      // Updates that could not be stored were not sent: the turns that made them cannot go on.
+      onCommitFailed: (error) => {
+        for (const [sessionId, session] of this.#sessions.live)
+          if (error.sessionIds === undefined || error.sessionIds.includes(sessionId)) session.failRun(error);
+      },
+    });
     this.#conn = createAgentSideConnection(new ServingTransport(served.transport, agent.logger), {
       logger: agent.logger,
       validateOutgoing: agent.validateOutgoing,

@@ -2,22 +2,53 @@
  * Local errors of the agent SDK. None of them is ever sent to the client: they tell the agent
  * author that their own code asked for something the protocol forbids. Like every local error of
  * acp-kit they extend `LocalError` and carry their class name as a literal `name`.
+ *
+ * Each carries a brand too, so that `instanceof` holds across two copies of this package in one
+ * process (two entry points, a bundled and an installed copy): a store built against one copy
+ * throws a `SessionBusyError` that the engine of the other must still tell apart.
  */
 import { clipText, type ErrorObject, LocalError } from "@acp-kit/protocol/jsonrpc";
 
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
+/** Registered symbol: the same in every copy of the package loaded in the process. */
+export const ERROR_BRAND: unique symbol = Symbol.for("@acp-kit/agent/error-brand") as never;
+
+/**
+ * The base of the SDK's errors: `instanceof` of one of its classes holds for its instances from
+ * any copy of the package. The prototype chain decides first; a class that declares its own
+ * `brand` (not a subclass of it, whose own copy's chain already decides) also takes an error
+ * carrying that brand.
+ */
+export abstract class BrandedError extends LocalError {
+  abstract readonly [ERROR_BRAND]: string;
+  static readonly brand: string | undefined;
+}
+
+// Inherited by every subclass; `this` is the class `instanceof` asks about.
+Object.defineProperty(BrandedError, Symbol.hasInstance, {
+  value: function hasInstance(this: typeof BrandedError, value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    if (!Object.hasOwn(this, "brand") || typeof value !== "object" || value === null) return false;
+    return (value as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] === this.brand;
+  },
+});
+
 /** A builder of a turn (or of agent work) was used after the turn reported `idle`. */
-export class TurnEndedError extends LocalError {
+export class TurnEndedError extends BrandedError {
   override readonly name = "TurnEndedError";
+  override readonly [ERROR_BRAND] = "TurnEndedError";
+  static override readonly brand = "TurnEndedError";
   constructor(what: string) {
     super(`${what}: the turn has ended (its idle state_update was sent); nothing more may be emitted for it`);
   }
 }
 
 /** Something was emitted for a session after it was closed or its connection ended. */
-export class SessionClosedError extends LocalError {
+export class SessionClosedError extends BrandedError {
   override readonly name = "SessionClosedError";
+  override readonly [ERROR_BRAND] = "SessionClosedError";
+  static override readonly brand = "SessionClosedError";
   readonly sessionId: string;
   constructor(sessionId: string) {
     super(`Session ${sessionId} is closed on this connection; nothing more may be sent about it`);
@@ -26,8 +57,10 @@ export class SessionClosedError extends LocalError {
 }
 
 /** `defineAgent(...)` was given an inconsistent definition. */
-export class AgentDefinitionError extends LocalError {
+export class AgentDefinitionError extends BrandedError {
   override readonly name = "AgentDefinitionError";
+  override readonly [ERROR_BRAND] = "AgentDefinitionError";
+  static override readonly brand = "AgentDefinitionError";
 }
 
 /**
@@ -35,8 +68,10 @@ export class AgentDefinitionError extends LocalError {
  * for a new message, a `toolCallId` for a new tool call, a `terminalId` for a new terminal.
  * Nothing was sent.
  */
-export class DuplicateIdError extends LocalError {
+export class DuplicateIdError extends BrandedError {
   override readonly name = "DuplicateIdError";
+  override readonly [ERROR_BRAND] = "DuplicateIdError";
+  static override readonly brand = "DuplicateIdError";
   readonly kind: "message" | "tool_call" | "terminal";
   readonly id: string;
   constructor(kind: "message" | "tool_call" | "terminal", id: string) {

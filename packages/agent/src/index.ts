@@ -49,6 +49,7 @@ export {
   SessionBusyError,
   type SessionRecord,
   type SessionStore,
+  SessionStoreError,
 } from "./session-store.js";
 export type { AgentSession, ClientContext, ForegroundState, WorkHandler } from "./session-types.js";
 export type { NoticeInput, Turn } from "./turn-context.js";

@@ -57,6 +57,8 @@ export class RunQueue {
   readonly #host: RunQueueHost;
   readonly #queue: QueueItem[] = [];
   #current: WorkRun | undefined;
+  /** Runs the engine ended with an error of its own (a store that could not commit), and that error. */
+  readonly #failures = new WeakMap<WorkRun, unknown>();
 
   constructor(host: RunQueueHost) {
     this.#host = host;
@@ -111,6 +113,20 @@ export class RunQueue {
       }, cancelGracePeriodMs);
     }
     return run.done.then(() => undefined);
+  }
+
+  /**
+   * Ends the current run at once with `stopReason: "error"` and `error` (what it sends afterwards
+   * throws `TurnEndedError`): the engine cannot go on with it, e.g. its updates could not be
+   * stored. Its signal aborts with `error`. Nothing queued is dropped. No-op when none runs.
+   */
+  fail(error: unknown): void {
+    const run = this.#current;
+    if (run === undefined || run.ended || this.#failures.has(run)) return;
+    this.#failures.set(run, error);
+    run.abort(error);
+    run.abortPendingRequests();
+    run.forceEnd();
   }
 
   #dropQueue(): void {
@@ -173,12 +189,13 @@ export class RunQueue {
       (value): Outcome => ({ kind: "return", value }),
       (error: unknown): Outcome => ({ kind: "throw", error }),
     );
-    const outcome = await Promise.race([handled, run.forced]);
+    let outcome = await Promise.race([handled, run.forced]);
     if (outcome.kind === "forced") {
       void handled.then((late) => {
         if (late.kind === "throw" && !(late.error instanceof TurnEndedError))
           this.#host.logger.debug?.("Turn handler failed after its turn was ended", late.error);
       });
+      if (this.#failures.has(run) && !run.cancelRequested) outcome = { kind: "throw", error: this.#failures.get(run) };
     }
     this.#finish(run, outcome);
   }

@@ -278,6 +278,14 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
   }
 
   /**
+   * The engine cannot go on with the current run (its updates could not be stored): it ends now
+   * with `stopReason: "error"` and `error`'s message (see `RunQueue.fail`).
+   */
+  failRun(error: unknown): void {
+    this.#runs.fail(error);
+  }
+
+  /**
    * `session/close`: like cancel; then `hook` (the definition's `closeSession`) runs while the
    * session can still report, e.g. finalize its background work; background tool calls still
    * live are then reported `cancelled`; then nothing more is sent about the session.

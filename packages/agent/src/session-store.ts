@@ -4,8 +4,8 @@
  * Every method may be async so that a store can be persistent.
  */
 import type { StopReason } from "@acp-kit/protocol";
-import { LocalError } from "@acp-kit/protocol/jsonrpc";
 import type { AvailableCommand, SessionConfigOption, SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
+import { BrandedError, ERROR_BRAND } from "./errors.js";
 
 /**
  * How the session's last foreground work ended (its idle `state_update`). State snapshots are not
@@ -106,14 +106,45 @@ export interface SessionStore {
    * engine calls it immediately before each write of a transport it serves (once per coalesced
    * write, see `Transport.onBeforeWrite`; before every send on a transport without that hook),
    * so that every update a client can have received was written by the store first: a crash
-   * then loses only updates no client saw. A store without it is not waited for.
+   * then loses only updates no client saw. A store whose writes are asynchronous implements
+   * `commit` instead; a store with neither is not waited for.
    */
   flushSync?(): void;
+  /**
+   * Optional, for a store whose writes are asynchronous (a database): the write-ahead barrier.
+   * Returns nothing when every update appended so far is committed, else a promise that resolves
+   * once they all are, or rejects with a `SessionStoreError` naming the sessions whose updates
+   * could not be stored (also when the store did not answer in time). The engine holds each
+   * outgoing message until the barrier taken after it was queued resolved, so no client receives
+   * an update that is not committed; updates whose commit failed are not sent at all, and the
+   * running turns of those sessions end with `stopReason: "error"`. A store may return a promise
+   * from `appendUpdate` while its queue is over its byte budget: the turn's send then waits.
+   */
+  commit?(): void | Promise<void>;
+}
+
+/**
+ * A session store could not commit updates (its database failed or did not answer in time). The
+ * message names the store; the engine does not send those updates and ends the sessions' turns
+ * with `stopReason: "error"`.
+ */
+export class SessionStoreError extends BrandedError {
+  override readonly name = "SessionStoreError";
+  override readonly [ERROR_BRAND] = "SessionStoreError";
+  static override readonly brand = "SessionStoreError";
+  /** The sessions whose updates are not stored; undefined: possibly any. */
+  readonly sessionIds: readonly string[] | undefined;
+  constructor(message: string, sessionIds: readonly string[] | undefined, options?: { cause?: unknown }) {
+    super(message, options);
+    this.sessionIds = sessionIds;
+  }
 }
 
 /** Another process holds the session (see `SessionStore.claim`); the engine answers the resume with it. */
-export class SessionBusyError extends LocalError {
+export class SessionBusyError extends BrandedError {
   override readonly name = "SessionBusyError";
+  override readonly [ERROR_BRAND] = "SessionBusyError";
+  static override readonly brand = "SessionBusyError";
   readonly sessionId: string;
   constructor(sessionId: string, detail: string) {
     super(`Session ${sessionId} is in use by another agent process (${detail})`);
@@ -122,8 +153,10 @@ export class SessionBusyError extends LocalError {
 }
 
 /** A list cursor the store cannot read; the engine answers it with -32602. */
-export class InvalidCursorError extends LocalError {
+export class InvalidCursorError extends BrandedError {
   override readonly name = "InvalidCursorError";
+  override readonly [ERROR_BRAND] = "InvalidCursorError";
+  static override readonly brand = "InvalidCursorError";
   constructor(cursor: string) {
     super(`Unknown or malformed session list cursor: ${JSON.stringify(cursor)}`);
   }

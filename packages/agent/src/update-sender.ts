@@ -33,7 +33,9 @@ export class UpdateSender {
 
   /**
    * Sends one update. Throws synchronously when it is invalid; the returned promise settles when
-   * the transport accepted it and never rejects (a dead connection ends every turn instead).
+   * the transport accepted it and the store has room for more (a store over its queue budget
+   * returns a promise from `appendUpdate`), and never rejects (a dead connection ends every turn
+   * instead; a failed commit ends the session's turn).
    * `record: false`: a replay, already in the history. `deliver: false`: the connection is gone,
    * the update is only recorded, so the history still reads as if the client had seen it.
    */
@@ -44,9 +46,11 @@ export class UpdateSender {
   ): Promise<void> {
     const params = { sessionId, update };
     this.#check?.("session/update", "params", params);
-    if (options.record !== false && !LIVE_ONLY.has(update.sessionUpdate)) this.record(sessionId, update);
-    if (options.deliver === false) return NOTIFICATION_SENT;
-    return this.notify(sessionId, "session/update", params);
+    const stored =
+      options.record !== false && !LIVE_ONLY.has(update.sessionUpdate) ? this.record(sessionId, update) : undefined;
+    const sent = options.deliver === false ? NOTIFICATION_SENT : this.notify(sessionId, "session/update", params);
+    // The store's backpressure: its queue is full, the turn waits for room before it sends more.
+    return stored === undefined ? sent : stored.then(() => sent);
   }
 
   /**
@@ -71,16 +75,20 @@ export class UpdateSender {
     }
   }
 
-  /** Records an update in the history without sending it. Store failures are logged, not thrown. */
-  record(sessionId: string, update: SessionUpdate): void {
+  /**
+   * Records an update in the history without sending it. Store failures are logged, not thrown.
+   * Returns a promise (that never rejects) when the store asks its caller to wait.
+   */
+  record(sessionId: string, update: SessionUpdate): Promise<void> | undefined {
     try {
       const done = this.#store.appendUpdate(sessionId, update);
-      if (done !== undefined)
-        done.catch((error: unknown) =>
-          this.#logger.error?.("Session store failed to record an update", { sessionId, error }),
-        );
+      if (done === undefined) return undefined;
+      return Promise.resolve(done).catch((error: unknown) =>
+        this.#logger.error?.("Session store failed to record an update", { sessionId, error }),
+      );
     } catch (error) {
       this.#logger.error?.("Session store failed to record an update", { sessionId, error });
+      return undefined;
     }
   }
 }

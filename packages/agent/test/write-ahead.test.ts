@@ -134,14 +134,16 @@ describe("writeAhead", () => {
 
   it("leaves the transport alone for a store without flushSync", () => {
     const { transport, listeners } = fakeTransport(true);
-    expect(writeAhead(transport, new InMemorySessionStore(), {}).transport).toBe(transport);
+    expect(writeAhead(transport, new InMemorySessionStore(), { logger: {}, onCommitFailed: () => {} }).transport).toBe(
+      transport,
+    );
     expect(listeners.size).toBe(0);
   });
 
   it("registers on a transport's onBeforeWrite and detaches", () => {
     const store = new QueueingStore();
     const { transport, listeners } = fakeTransport(true);
-    const served = writeAhead(transport, store, {});
+    const served = writeAhead(transport, store, { logger: {}, onCommitFailed: () => {} });
     expect(served.transport).toBe(transport);
     for (const listener of listeners) listener();
     expect(store.flushes).toBe(1);
@@ -153,7 +155,10 @@ describe("writeAhead", () => {
     const store = new QueueingStore();
     const errors: unknown[] = [];
     const { transport, sent } = fakeTransport(false);
-    const served = writeAhead(transport, store, { error: (...args: unknown[]) => errors.push(args) });
+    const served = writeAhead(transport, store, {
+      logger: { error: (...args: unknown[]) => errors.push(args) },
+      onCommitFailed: () => {},
+    });
     served.transport.send("a");
     expect(store.flushes).toBe(1);
     expect(served.transport.describePeer?.()).toEqual({ source: "fake" });

@@ -5,18 +5,22 @@
  * time runs a session's work and writes its history.
  *
  * Writes are queued per session and applied in call order (see session-writes.ts); reads of a
- * session wait for the writes this process queued for it. History is folded with
+ * session wait for the writes this process queued for it. The store is written ahead of the wire
+ * through `commit()` (the engine holds each message until the updates before it are committed),
+ * and what is queued for the database is bounded by `maxQueuedBytes` (docs/limits.md). History is folded with
  * `compactHistory` from `@acp-kit/agent` (as by the in-memory store): once a session's rows
  * hold twice the JSON its last compaction left, they are replaced by the folded history in one
  * transaction.
  */
 import {
   compactHistory,
+  HistoryFold,
   InvalidCursorError,
   type ListSessionsPage,
   type ListSessionsQuery,
   type SessionRecord,
   type SessionStore,
+  SessionStoreError,
 } from "@acp-kit/agent";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
@@ -38,6 +42,23 @@ export interface PostgresSessionStoreOptions {
    * for a holder whose client reconnected elsewhere to finish its run and let go.
    */
   lockWaitMs?: number;
+  /**
+   * Bytes of updates (their JSON) queued for the database, over all sessions, past which
+   * `appendUpdate` returns a promise that resolves once the queue is under it again: the turn's
+   * send waits, so a stream faster than the database slows to its commit rate. Default 4 MiB.
+   */
+  maxQueuedBytes?: number;
+  /**
+   * How long `commit()` waits for the database before it rejects (the engine then ends the turns
+   * whose updates it held with `stopReason: "error"`). Also the connect and query timeout of the
+   * pool the store creates itself. Default 10000 ms.
+   */
+  commitTimeoutMs?: number;
+  /**
+   * A session's rows are compacted when a run ends (its stop is recorded) once their JSON is twice
+   * its size after the last compaction, and at least this many bytes. Default 256 KiB.
+   */
+  minCompactionBytes?: number;
   /** Apply missing migrations on first use. Default true (see `migrate`). */
   migrate?: boolean;
   logger?: Logger;
@@ -51,8 +72,13 @@ export interface PostgresSessionStoreOptions {
 const MIN_COMPACTION_BYTES = 256 * 1024;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,18})$/;
+/** Rows read per query when a history is folded: memory stays bounded by the folded history. */
+const FOLD_PAGE = 5000;
 /** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
 const MAX_BATCH = 2000;
+export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_COMMIT_TIMEOUT_MS = 10_000;
+const STORE = "PostgresSessionStore";
 
 interface ListRow {
   session_id: string;
@@ -71,11 +97,29 @@ export class PostgresSessionStore implements SessionStore {
   readonly #logger: Logger | undefined;
   #ready: Promise<void> | undefined;
   readonly #migrate: boolean;
+  readonly #maxQueuedBytes: number;
+  readonly #commitTimeoutMs: number;
+  readonly #minCompactionBytes: number;
+  /** JSON bytes appended and not yet through their INSERT, over all sessions. */
+  #queuedBytes = 0;
+  /** Appends waiting for the queue to fall under `maxQueuedBytes`. */
+  #room: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: PostgresSessionStoreOptions) {
     if (options.pool === undefined && options.connectionString === undefined)
       throw new TypeError("PostgresSessionStore needs a connectionString or a pool");
-    this.#pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 10 });
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
+    this.#commitTimeoutMs = options.commitTimeoutMs ?? DEFAULT_COMMIT_TIMEOUT_MS;
+    this.#minCompactionBytes = options.minCompactionBytes ?? MIN_COMPACTION_BYTES;
+    this.#pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        max: 10,
+        // A database that stops answering fails the writes rather than holding them forever.
+        connectionTimeoutMillis: this.#commitTimeoutMs,
+        query_timeout: this.#commitTimeoutMs,
+      });
     this.#ownsPool = options.pool === undefined;
     this.#logger = options.logger;
     this.#migrate = options.migrate ?? true;
@@ -124,18 +168,47 @@ export class PostgresSessionStore implements SessionStore {
     // Keys patched to `undefined` are removed, as a spread would drop them.
     const removed = Object.keys(patch).filter((key) => (patch as Record<string, unknown>)[key] === undefined);
     const body = JSON.stringify(patch);
-    return this.#writesOf(sessionId).enqueue("update", async () => {
+    const writes = this.#writesOf(sessionId);
+    const done = writes.enqueue("update", async () => {
       await this.ready();
       await this.#pool.query(
         "UPDATE acp_kit_sessions SET record = (record || $2::jsonb) - $3::text[] WHERE session_id = $1",
         [sessionId, body, removed],
       );
     });
+    // A run's stop recorded: the quiet moment to fold its history. Never within a run: a
+    // compaction holds the session's next writes, and so the wire, while it runs.
+    if (patch.lastStop !== undefined) this.#compactLater(writes);
+    return done;
   }
 
-  appendUpdate(sessionId: string, update: SessionUpdate): void {
+  /** Queues `update`; returns a promise while the queue is over `maxQueuedBytes` (backpressure). */
+  appendUpdate(sessionId: string, update: SessionUpdate): void | Promise<void> {
     const writes = this.#writesOf(sessionId);
-    writes.append(update, (batch) => this.#flush(writes, batch));
+    this.#queuedBytes += writes.append(update, (batch) => this.#flushCounted(writes, batch));
+    if (this.#queuedBytes <= this.#maxQueuedBytes) return undefined;
+    if (this.#room === undefined) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((res) => (resolve = res));
+      this.#room = { promise, resolve };
+    }
+    return this.#room.promise;
+  }
+
+  /**
+   * The write-ahead barrier (see `SessionStore.commit`): nothing when every write queued so far
+   * is in the database, else a promise that resolves once they are, or rejects with a
+   * `SessionStoreError` naming the sessions whose writes failed or did not finish within
+   * `commitTimeoutMs`.
+   */
+  commit(): Promise<void> | undefined {
+    const waits: { sessionId: string; task: Promise<void> }[] = [];
+    for (const writes of this.#writes.values()) {
+      writes.seal();
+      for (const task of writes.unsettled()) waits.push({ sessionId: writes.sessionId, task });
+    }
+    if (waits.length === 0) return undefined;
+    return this.#barrier(waits);
   }
 
   async history(sessionId: string): Promise<readonly SessionUpdate[]> {
@@ -214,6 +287,45 @@ export class PostgresSessionStore implements SessionStore {
 
   // ---------------------------------------------------------------- internals
 
+  async #barrier(waits: { sessionId: string; task: Promise<void> }[]): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.#commitTimeoutMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled(waits.map((w) => w.task)), timeout]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      const ids = unique(waits.map((w) => w.sessionId));
+      throw new SessionStoreError(
+        `${STORE}: the database did not commit the updates of session ${ids.join(", ")} within ${this.#commitTimeoutMs} ms`,
+        ids,
+      );
+    }
+    const failed = waits.filter((_, i) => outcome[i]?.status === "rejected");
+    if (failed.length === 0) return;
+    const cause = (outcome.find((o) => o.status === "rejected") as PromiseRejectedResult).reason;
+    const ids = unique(failed.map((w) => w.sessionId));
+    throw new SessionStoreError(
+      `${STORE} could not commit the updates of session ${ids.join(", ")}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      ids,
+      { cause },
+    );
+  }
+
+  /** `#flush`, with its batch counted out of the queue once it went through (or failed). */
+  async #flushCounted(writes: SessionWrites, batch: string[]): Promise<void> {
+    try {
+      await this.#flush(writes, batch);
+    } finally {
+      for (const body of batch) this.#queuedBytes -= body.length;
+      if (this.#queuedBytes <= this.#maxQueuedBytes && this.#room !== undefined) {
+        const room = this.#room;
+        this.#room = undefined;
+        room.resolve();
+      }
+    }
+  }
+
   #writesOf(sessionId: string): SessionWrites {
     let writes = this.#writes.get(sessionId);
     if (writes === undefined) {
@@ -225,7 +337,7 @@ export class PostgresSessionStore implements SessionStore {
     return writes;
   }
 
-  async #flush(writes: SessionWrites, batch: SessionUpdate[]): Promise<void> {
+  async #flush(writes: SessionWrites, batch: string[]): Promise<void> {
     await this.ready();
     if (writes.nextPosition === undefined) {
       const { rows } = await this.#pool.query<{ last: string; bytes: string }>(
@@ -242,21 +354,38 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
       writes.nextPosition += part.length;
     }
-    if (writes.bytes >= Math.max(MIN_COMPACTION_BYTES, writes.compactedBytes * 2)) await this.#compact(writes);
   }
 
-  /** Inserts `updates` at positions `first`...; resolves with their JSON length. */
-  async #insert(
-    db: pg.Pool | pg.PoolClient,
-    sessionId: string,
-    first: number,
-    updates: SessionUpdate[],
-  ): Promise<number> {
-    const bodies = updates.map((u) => JSON.stringify(u));
+  /**
+   * Queues a compaction of the session behind its writes, done when its rows have doubled since
+   * the last one. Its failure is reported, never a failed commit: `commit()` does not wait
+   * for it (what it rewrites is committed already), later writes do.
+   */
+  #compactLater(writes: SessionWrites): void {
+    if (writes.compacting) return;
+    writes.compacting = true;
+    writes.enqueueUntracked(async () => {
+      try {
+        if (writes.nextPosition === undefined) return;
+        if (writes.bytes < Math.max(this.#minCompactionBytes, writes.compactedBytes * 2)) return;
+        await this.#compact(writes).catch((error: unknown) =>
+          this.#logger?.error?.("Session store compaction failed", { sessionId: writes.sessionId, error }),
+        );
+      } finally {
+        writes.compacting = false;
+      }
+    });
+  }
+
+  /** Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length. */
+  async #insert(db: pg.Pool | pg.PoolClient, sessionId: string, first: number, bodies: string[]): Promise<number> {
+    // One text parameter, the bodies one per line (JSON text has no raw line feed), split by the
+    // server: the driver sends it as it is, where a json[] parameter is escaped element by element.
     await db.query(
       `INSERT INTO acp_kit_session_updates (session_id, position, body)
-       SELECT $1, $2::bigint + t.ord - 1, t.body FROM unnest($3::json[]) WITH ORDINALITY AS t(body, ord)`,
-      [sessionId, first, bodies],
+       SELECT $1, $2::bigint + t.ord - 1, t.body::json
+       FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
+      [sessionId, first, bodies.join("\n")],
     );
     return bodies.reduce((n, body) => n + body.length, 0);
   }
@@ -269,16 +398,37 @@ export class PostgresSessionStore implements SessionStore {
     return rows.map((r) => r.body);
   }
 
+  /** The session's history folded, read a page at a time (memory: the folded history and a page). */
+  async #folded(db: pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
+    const fold = new HistoryFold();
+    let after = 0;
+    for (;;) {
+      const { rows } = await db.query<{ position: string; body: SessionUpdate }>(
+        `SELECT position, body FROM acp_kit_session_updates WHERE session_id = $1 AND position > $2
+         ORDER BY position LIMIT ${FOLD_PAGE}`,
+        [sessionId, after],
+      );
+      for (const row of rows) fold.append(row.body);
+      if (rows.length < FOLD_PAGE) return fold.updates();
+      after = Number(rows.at(-1)?.position);
+    }
+  }
+
   /** Replaces the session's rows with its folded history, atomically. */
   async #compact(writes: SessionWrites): Promise<void> {
     const client = await this.#pool.connect();
     try {
       await client.query("BEGIN");
-      const compacted = compactHistory(await this.#rows(client, writes.sessionId));
+      const compacted = await this.#folded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
       for (let start = 0; start < compacted.length; start += MAX_BATCH)
-        bytes += await this.#insert(client, writes.sessionId, start + 1, compacted.slice(start, start + MAX_BATCH));
+        bytes += await this.#insert(
+          client,
+          writes.sessionId,
+          start + 1,
+          compacted.slice(start, start + MAX_BATCH).map((u) => JSON.stringify(u)),
+        );
       await client.query("COMMIT");
       writes.nextPosition = compacted.length + 1;
       writes.bytes = bytes;
@@ -290,6 +440,10 @@ export class PostgresSessionStore implements SessionStore {
       client.release();
     }
   }
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
 }
 
 function toSessionInfo(row: ListRow): SessionInfo {

@@ -100,7 +100,7 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
     }
   });
 
-  it("compacts a long history in the table and replays the same", async () => {
+  it("compacts a long history in the table when a run ends, and replays the same", async () => {
     const store = open();
     const s = id("compact");
     await store.create(record(s));
@@ -110,6 +110,13 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
       all.push(update);
       store.appendUpdate(s, update);
     }
+    // Within the run nothing is folded (a compaction would hold the wire).
+    await store.flush(s);
+    const before = await pool.query("SELECT count(*)::int AS n FROM acp_kit_session_updates WHERE session_id = $1", [
+      s,
+    ]);
+    expect(before.rows[0].n).toBe(5000);
+    await store.update(s, { lastStop: { stopReason: "end_turn" } });
     expect(await store.history(s)).toEqual(compactHistory(all));
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM acp_kit_session_updates WHERE session_id = $1", [
       s,
