@@ -96,8 +96,10 @@ const MAX_CLIENT_DATA = 4096;
  * over 4 KiB of JSON left out), so a client never reads the agent's
  * `session/prompt` as "Method not found".
  */
-export class ClientRequestError extends LocalError {
+export class ClientRequestError extends BrandedError {
   override readonly name = "ClientRequestError";
+  override readonly [ERROR_BRAND] = "ClientRequestError";
+  static override readonly brand = "ClientRequestError";
   readonly method: string;
   readonly error: ErrorObject;
   constructor(method: string, error: ErrorObject) {

@@ -28,6 +28,7 @@ const errorsOf = (copy: typeof source) =>
     new copy.SessionClosedError("s"),
     new copy.AgentDefinitionError("bad"),
     new copy.DuplicateIdError("message", "m"),
+    new copy.ClientRequestError("session/request_permission", { code: -32601, message: "Method not found" }),
   ] as const;
 
 describe("errors recognized across two copies of the package", () => {
@@ -48,6 +49,7 @@ describe("errors recognized across two copies of the package", () => {
       to.SessionClosedError,
       to.AgentDefinitionError,
       to.DuplicateIdError,
+      to.ClientRequestError,
     ];
     errors.forEach((error, i) => {
       classes.forEach((cls, j) => {
