@@ -12,6 +12,7 @@ import { clipText, type ErrorObject, LocalError } from "@acp-kit/protocol/jsonrp
 export { CapabilityNotSupportedError } from "@acp-kit/protocol";
 
 /** Registered symbol: the same in every copy of the package loaded in the process. */
+// `Symbol.for` is typed `symbol`; a `unique symbol` type is what lets it key a class field.
 export const ERROR_BRAND: unique symbol = Symbol.for("@acp-kit/agent/error-brand") as never;
 
 /**
@@ -30,6 +31,7 @@ Object.defineProperty(BrandedError, Symbol.hasInstance, {
   value: function hasInstance(this: typeof BrandedError, value: unknown): boolean {
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     if (!Object.hasOwn(this, "brand") || typeof value !== "object" || value === null) return false;
+    // Any object may carry the brand: it is read as unknown and compared.
     return (value as { [ERROR_BRAND]?: unknown })[ERROR_BRAND] === this.brand;
   },
 });

@@ -14,7 +14,6 @@
  */
 import {
   compactHistory,
-  HistoryFold,
   InvalidCursorError,
   type ListSessionsPage,
   type ListSessionsQuery,
@@ -25,6 +24,7 @@ import {
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import pg from "pg";
+import { insertRows, MAX_BATCH, readFolded, readRows } from "./history-rows.js";
 import { migrate } from "./migrations.js";
 import { SessionLocks } from "./session-locks.js";
 import { SessionWrites } from "./session-writes.js";
@@ -72,10 +72,6 @@ export interface PostgresSessionStoreOptions {
 const MIN_COMPACTION_BYTES = 256 * 1024;
 const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,18})$/;
-/** Rows read per query when a history is folded: memory stays bounded by the folded history. */
-const FOLD_PAGE = 5000;
-/** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
-const MAX_BATCH = 2000;
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_COMMIT_TIMEOUT_MS = 10_000;
 const STORE = "PostgresSessionStore";
@@ -214,7 +210,7 @@ export class PostgresSessionStore implements SessionStore {
   async history(sessionId: string): Promise<readonly SessionUpdate[]> {
     await this.ready();
     await this.#writes.get(sessionId)?.idle();
-    return compactHistory(await this.#rows(this.#pool, sessionId));
+    return compactHistory(await readRows(this.#pool, sessionId));
   }
 
   async list(query: ListSessionsQuery): Promise<ListSessionsPage> {
@@ -351,7 +347,7 @@ export class PostgresSessionStore implements SessionStore {
     }
     for (let start = 0; start < batch.length; start += MAX_BATCH) {
       const part = batch.slice(start, start + MAX_BATCH);
-      writes.bytes += await this.#insert(this.#pool, writes.sessionId, writes.nextPosition, part);
+      writes.bytes += await insertRows(this.#pool, writes.sessionId, writes.nextPosition, part);
       writes.nextPosition += part.length;
     }
   }
@@ -377,53 +373,16 @@ export class PostgresSessionStore implements SessionStore {
     });
   }
 
-  /** Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length. */
-  async #insert(db: pg.Pool | pg.PoolClient, sessionId: string, first: number, bodies: string[]): Promise<number> {
-    // One text parameter, the bodies one per line (JSON text has no raw line feed), split by the
-    // server: the driver sends it as it is, where a json[] parameter is escaped element by element.
-    await db.query(
-      `INSERT INTO acp_kit_session_updates (session_id, position, body)
-       SELECT $1, $2::bigint + t.ord - 1, t.body::json
-       FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
-      [sessionId, first, bodies.join("\n")],
-    );
-    return bodies.reduce((n, body) => n + body.length, 0);
-  }
-
-  async #rows(db: pg.Pool | pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
-    const { rows } = await db.query<{ body: SessionUpdate }>(
-      "SELECT body FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
-      [sessionId],
-    );
-    return rows.map((r) => r.body);
-  }
-
-  /** The session's history folded, read a page at a time (memory: the folded history and a page). */
-  async #folded(db: pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
-    const fold = new HistoryFold();
-    let after = 0;
-    for (;;) {
-      const { rows } = await db.query<{ position: string; body: SessionUpdate }>(
-        `SELECT position, body FROM acp_kit_session_updates WHERE session_id = $1 AND position > $2
-         ORDER BY position LIMIT ${FOLD_PAGE}`,
-        [sessionId, after],
-      );
-      for (const row of rows) fold.append(row.body);
-      if (rows.length < FOLD_PAGE) return fold.updates();
-      after = Number(rows.at(-1)?.position);
-    }
-  }
-
   /** Replaces the session's rows with its folded history, atomically. */
   async #compact(writes: SessionWrites): Promise<void> {
     const client = await this.#pool.connect();
     try {
       await client.query("BEGIN");
-      const compacted = await this.#folded(client, writes.sessionId);
+      const compacted = await readFolded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
       for (let start = 0; start < compacted.length; start += MAX_BATCH)
-        bytes += await this.#insert(
+        bytes += await insertRows(
           client,
           writes.sessionId,
           start + 1,
