@@ -163,6 +163,17 @@ export class OutboundStream {
       this.queue.unshift(...resend);
       this.owner.queued(resend.reduce((sum, event) => sum + event.bytes.length, 0));
     }
+    // Events still queued from an earlier resend that the client says it already has.
+    let known = 0;
+    let knownBytes = 0;
+    while (known < this.queue.length && (this.queue[known] as Event).id <= last) {
+      knownBytes += (this.queue[known] as Event).bytes.length;
+      known++;
+    }
+    if (known > 0) {
+      this.queue.splice(0, known);
+      this.owner.taken(knownBytes);
+    }
     return complete;
   }
 }
