@@ -37,7 +37,7 @@ describe("SseParser (the HTML standard's event-stream rules)", () => {
   it.each(cases)("%s", (_name, input, expected) => {
     const { events } = parse([input]);
     expect(events).toHaveLength(expected.length);
-    expected.forEach((e, i) => expect(events[i]).toMatchObject(e));
+    for (const [i, e] of expected.entries()) expect(events[i]).toMatchObject(e);
   });
 
   it("retry takes ASCII digits only", () => {
