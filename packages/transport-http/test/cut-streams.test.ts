@@ -86,7 +86,8 @@ async function run(cut: boolean) {
 it("cut GET streams are resumed: the store equals an uncut run's", async () => {
   const uncut = await run(false);
   const cutRun = await run(true);
-  expect(cutRun.cuts).toBeGreaterThanOrEqual(GATES.length * 2);
+  // At each gate the session stream is cut (the idle connection stream too, once it is back).
+  expect(cutRun.cuts).toBeGreaterThanOrEqual(GATES.length);
   expect(uncut.texts).toEqual(Array.from({ length: CHUNKS }, (_, i) => `chunk ${i} `));
   expect(cutRun.texts).toEqual(uncut.texts);
 }, 60_000);
