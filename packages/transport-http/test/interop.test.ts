@@ -157,3 +157,37 @@ describe("our connectHttp against the SDK's AcpServer", () => {
     expect(await slow.done).toEqual({ stopReason: "cancelled" });
   });
 });
+
+describe("the SDK's WebSocket client on the same /acp endpoint as Streamable HTTP", () => {
+  it("initializes and runs a turn over the upgrade", async () => {
+    const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
+    const { WebSocket } = await import("ws");
+    const server = await startAgentServer();
+    const app = acp.client({ name: "sdk-ws-client" }).onRequest("session/request_permission", () => ({
+      outcome: { outcome: "cancelled" },
+    }));
+    const connection = app.connect(
+      createWebSocketStream(server.url.replace(/^http/, "ws"), { WebSocket: WebSocket as never }),
+    );
+    onCleanup(() => connection.close());
+    const init = await connection.agent.request("initialize", {
+      protocolVersion: 2,
+      info: { name: "sdk", version: "1" },
+      capabilities: {},
+    });
+    expect(init.protocolVersion).toBe(2);
+    const session = await connection.agent.buildSession("/w").start();
+    const inserted = session.prompt("count 3");
+    let stop: unknown;
+    for (;;) {
+      const message = await session.nextUpdate(AbortSignal.timeout(15_000));
+      if (message.kind === "stop") {
+        stop = message.stopReason;
+        break;
+      }
+    }
+    await inserted;
+    expect(stop).toBe("end_turn");
+    session.dispose();
+  });
+});
