@@ -30,6 +30,7 @@ const PACKAGES = [
   "client",
   "transport-stdio",
   "transport-ws",
+  "transport-http",
   "session-store-file",
   "session-store-postgres",
   "testkit",

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `acp-sample-agent`: serves the scripted agent over stdio (default) or WebSocket (`--ws`). */
+/** `acp-sample-agent`: serves the scripted agent over stdio (default), WebSocket (`--ws`) or Streamable HTTP (`--http`). */
 import { stdioTransport } from "@acp-kit/transport-stdio";
 import { AGENT_USAGE, type AgentCliOptions, parseAgentArgs } from "./cli-args.js";
 import { createSampleAgent } from "./sample-agent.js";
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     sessionStore,
   });
 
-  if (options.ws === undefined) {
+  if (options.ws === undefined && options.http === undefined) {
     // stdio: one connection. When stdin ends the transport closes; exit once it did.
     const connection = agent.serve(stdioTransport({ logger }));
     const error = await connection.closed;
@@ -42,26 +42,40 @@ async function main(): Promise<void> {
     process.exit(0);
   }
 
-  // Loaded only for --ws, so stdio agents start faster.
-  const { bearerToken, createAcpWebSocketServer } = await import("@acp-kit/transport-ws/node");
-  const { host, port } = options.ws;
+  const { host, port } = (options.ws ?? options.http) as { host: string; port: number };
   if (options.token === undefined && !isLoopback(host)) {
     process.stderr.write(
       `[${NAME}] warning: listening on ${host} without --token: anyone who can reach this port can drive the agent\n`,
     );
   }
-  let server: Awaited<ReturnType<typeof createAcpWebSocketServer>>;
+  let server: { url: string; port: number; close(options?: { timeoutMs?: number }): Promise<void> };
   try {
-    server = await createAcpWebSocketServer({
-      host,
-      port,
-      logger,
-      ...(options.token !== undefined ? { authenticate: bearerToken(options.token) } : {}),
-      onConnection: (transport, info) => {
-        logger.info?.(`connection ${info.connectionId} from ${info.remoteAddress ?? "?"}`);
-        agent.serve(transport);
-      },
-    });
+    if (options.http !== undefined) {
+      // Loaded only for --http / --ws, so stdio agents start faster.
+      const { createAcpHttpServer, httpBearerToken } = await import("@acp-kit/transport-http/node");
+      server = await createAcpHttpServer({
+        host,
+        port,
+        logger,
+        ...(options.token !== undefined ? { authenticate: httpBearerToken(options.token) } : {}),
+        onConnection: (transport, info) => {
+          logger.info?.(`connection ${info.connectionId} over ${info.profile}`);
+          agent.serve(transport);
+        },
+      });
+    } else {
+      const { bearerToken, createAcpWebSocketServer } = await import("@acp-kit/transport-ws/node");
+      server = await createAcpWebSocketServer({
+        host,
+        port,
+        logger,
+        ...(options.token !== undefined ? { authenticate: bearerToken(options.token) } : {}),
+        onConnection: (transport, info) => {
+          logger.info?.(`connection ${info.connectionId} from ${info.remoteAddress ?? "?"}`);
+          agent.serve(transport);
+        },
+      });
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
@@ -72,7 +86,7 @@ async function main(): Promise<void> {
             ? "needs privileges this process does not have"
             : "is not an address of this machine";
       process.stderr.write(
-        `${NAME}: cannot listen on ${host}:${port}: the address ${why} (${code}); try --ws ${host}:0 for any free port\n`,
+        `${NAME}: cannot listen on ${host}:${port}: the address ${why} (${code}); try ${options.http ? "--http" : "--ws"} ${host}:0 for any free port\n`,
       );
       process.exit(1);
     }

@@ -22,6 +22,12 @@ describe("acp-sample-agent arguments", () => {
   });
   it("refuses bad input with a message naming the flag", () => {
     expect(() => parseAgentArgs(["--ws"])).toThrow("--ws needs a value");
+    expect(parseAgentArgs(["--http", "0", "--token", "t"])).toMatchObject({
+      http: { host: "127.0.0.1", port: 0 },
+      token: "t",
+    });
+    expect(() => parseAgentArgs(["--http", "x:y"])).toThrow("--http expects [host:]port");
+    expect(() => parseAgentArgs(["--http", "0", "--ws", "0"])).toThrow("alternatives");
     expect(() => parseAgentArgs(["--ws", "host:port"])).toThrow("[host:]port");
     expect(() => parseAgentArgs(["--ws", "70000"])).toThrow("out of range");
     expect(() => parseAgentArgs(["--token", "t"])).toThrow("only applies with --ws");

@@ -6,7 +6,9 @@ import { parseCliArgs } from "./parse-cli-args.js";
 export interface AgentCliOptions {
   /** Serve WebSocket on this address instead of stdio. */
   ws?: { host: string; port: number };
-  /** With `ws`: require `Authorization: Bearer <token>`. */
+  /** Serve Streamable HTTP (and WebSocket on the same path) on this address instead of stdio. */
+  http?: { host: string; port: number };
+  /** With `ws` or `http`: require `Authorization: Bearer <token>`. */
   token?: string;
   paceMs?: number;
   /** Keep sessions in this directory (a file store) instead of memory. */
@@ -27,7 +29,9 @@ Options:
   --ws [host:]port   serve WebSocket at ws://host:port/acp instead (host defaults to 127.0.0.1,
                      port 0 picks a free one); the bound URL is printed on stderr as
                      "listening on ws://host:port/acp"
-  --token T          with --ws: require "Authorization: Bearer T"
+  --http [host:]port serve Streamable HTTP at http://host:port/acp instead, WebSocket on the same
+                     path; prints "listening on http://host:port/acp"
+  --token T          with --ws or --http: require "Authorization: Bearer T"
   --data-dir DIR     keep sessions in DIR (created if missing) so that they survive a restart;
                      default: in memory, lost when the agent exits
   --postgres URL     keep sessions in PostgreSQL (postgres://user@host:port/db), shared by every
@@ -40,17 +44,18 @@ Options:
 `;
 
 /** Parses `[host:]port`; IPv6 hosts go in brackets (`[::1]:8080`). */
-export function parseListenAddress(value: string): { host: string; port: number } {
+export function parseListenAddress(value: string, flag = "--ws"): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value.trim());
-  if (!match) throw new Error(`--ws expects [host:]port, got "${value}"`);
+  if (!match) throw new Error(`${flag} expects [host:]port, got "${value}"`);
   const port = Number(match[2]);
-  if (port > 65535) throw new Error(`--ws port out of range: ${port}`);
+  if (port > 65535) throw new Error(`${flag} port out of range: ${port}`);
   const host = match[1]?.replace(/^\[|\]$/g, "") ?? "127.0.0.1";
   return { host, port };
 }
 
 const OPTIONS = {
   ws: { type: "string" },
+  http: { type: "string" },
   token: { type: "string" },
   mode: { type: "string" },
   model: { type: "string" },
@@ -69,6 +74,9 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
   if (positionals.length > 0) throw new Error(`Unknown argument "${positionals[0]}"`);
   const options: AgentCliOptions = { verbose: values.verbose ?? false, help: values.help ?? false };
   if (values.ws !== undefined) options.ws = parseListenAddress(values.ws);
+  if (values.http !== undefined) options.http = parseListenAddress(values.http, "--http");
+  if (options.ws !== undefined && options.http !== undefined)
+    throw new Error("--ws and --http are alternatives (--http serves WebSocket too): give one");
   if (values.token !== undefined) {
     if (values.token.length === 0) throw new Error("--token must not be empty");
     options.token = values.token;
@@ -91,7 +99,8 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
   }
   if (options.dataDir !== undefined && options.postgres !== undefined)
     throw new Error("--data-dir and --postgres are alternatives: give one");
-  if (options.token !== undefined && options.ws === undefined) throw new Error("--token only applies with --ws");
+  if (options.token !== undefined && options.ws === undefined && options.http === undefined)
+    throw new Error("--token only applies with --ws or --http");
   return options;
 }
 

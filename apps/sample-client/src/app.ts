@@ -89,6 +89,11 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
         logger,
       });
       transport = spawned.transport;
+    } else if (options.httpUrl) {
+      const headers: Record<string, string> =
+        options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
+      const { connectHttp } = await import("@acp-kit/transport-http");
+      transport = await connectHttp(options.httpUrl, { headers, logger });
     } else {
       const headers: Record<string, string> =
         options.token !== undefined ? { Authorization: `Bearer ${options.token}` } : {};
@@ -190,7 +195,7 @@ export async function runClient(options: ClientCliOptions, io: ClientIo): Promis
     3000,
   );
   // Shown in place (terminals only) until the agent answers `initialize`.
-  view.setLive([style.dim(`connecting to ${options.wsUrl ?? options.agentCommand?.command}…`)]);
+  view.setLive([style.dim(`connecting to ${options.wsUrl ?? options.httpUrl ?? options.agentCommand?.command}…`)]);
   let step: ClientStep = "initialize";
   try {
     try {

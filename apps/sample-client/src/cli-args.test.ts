@@ -43,7 +43,13 @@ describe("acp-sample-client arguments", () => {
     expect(() => parseClientArgs(["--"])).toThrow("agent command after --");
     expect(() => parseClientArgs(["--yes", "--no", "--", "a"])).toThrow("exclude each other");
     expect(() => parseClientArgs(["--ws", "http://x"])).toThrow("ws:// or wss://");
-    expect(() => parseClientArgs(["--ws", "ws://x", "--", "a"])).toThrow("not both");
+    expect(() => parseClientArgs(["--ws", "ws://x", "--", "a"])).toThrow("give one of");
+    expect(() => parseClientArgs(["--ws", "ws://x", "--http", "http://x"])).toThrow("give one of");
+    expect(() => parseClientArgs(["--http", "ws://x"])).toThrow("http:// or https://");
+    expect(parseClientArgs(["--http", "http://127.0.0.1:9/acp", "--token", "t"])).toMatchObject({
+      httpUrl: "http://127.0.0.1:9/acp",
+      token: "t",
+    });
     expect(() => parseClientArgs(["--token", "t", "--", "a"])).toThrow("only applies with --ws");
     expect(() => parseClientArgs(["--config", "novalue", "--", "a"])).toThrow("ID=VALUE");
     expect(() => parseClientArgs(["--prompt", " ", "--", "a"])).toThrow("must not be empty");

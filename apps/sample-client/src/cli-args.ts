@@ -9,7 +9,9 @@ export interface ClientCliOptions {
   agentCommand?: { command: string; args: string[] };
   /** Or connect to this WebSocket URL. */
   wsUrl?: string;
-  /** Bearer token for `--ws`. */
+  /** Or to this Streamable HTTP endpoint. */
+  httpUrl?: string;
+  /** Bearer token for `--ws` / `--http`. */
   token?: string;
   /** One-shot: send this prompt, render the turn, exit. Without it: a REPL on stdin. */
   prompt?: string;
@@ -31,6 +33,7 @@ export interface ClientCliOptions {
 
 export const CLIENT_USAGE = `Usage: acp-sample-client [options] -- <agent command> [agent args...]
        acp-sample-client [options] --ws <url>
+       acp-sample-client [options] --http <url>
 
 A terminal ACP client (v2; v1 agents too, negotiated): renders the live session (streamed text, tool calls, plans,
 terminals, permission prompts). Without --prompt it reads prompts from stdin (a REPL).
@@ -38,7 +41,8 @@ terminals, permission prompts). Without --prompt it reads prompts from stdin (a 
 Options:
   --prompt TEXT        send one prompt, render the turn, exit (0 on end_turn)
   --ws URL             connect to a WebSocket agent (ws:// or wss://) instead of spawning one
-  --token T            with --ws: send "Authorization: Bearer T"
+  --http URL           connect to a Streamable HTTP agent (http:// or https://) instead
+  --token T            with --ws or --http: send "Authorization: Bearer T"
   --yes                approve every permission request
   --no                 reject every permission request
   --json               print every wire message (both directions) as JSON lines on stdout;
@@ -64,6 +68,7 @@ Exit status: 0 end_turn, 1 error (stop reason or connection), 2 bad arguments,
 const OPTIONS = {
   prompt: { type: "string" },
   ws: { type: "string" },
+  http: { type: "string" },
   token: { type: "string" },
   yes: { type: "boolean", short: "y" },
   no: { type: "boolean" },
@@ -101,7 +106,8 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
     if (values.prompt.trim().length === 0) throw new Error("--prompt must not be empty");
     options.prompt = values.prompt;
   }
-  if (values.ws !== undefined) options.wsUrl = checkWsUrl(values.ws);
+  if (values.ws !== undefined) options.wsUrl = checkUrl("--ws", values.ws, ["ws:", "wss:"]);
+  if (values.http !== undefined) options.httpUrl = checkUrl("--http", values.http, ["http:", "https:"]);
   if (values.token !== undefined) options.token = values.token;
   for (const pair of values.config ?? []) {
     const at = pair.indexOf("=");
@@ -126,20 +132,22 @@ export function parseClientArgs(argv: readonly string[]): ClientCliOptions {
   if (values.yes && values.no) throw new Error("--yes and --no exclude each other");
   options.permissions = values.yes ? "allow" : values.no ? "reject" : "ask";
   if (options.help) return options;
-  if (options.agentCommand && options.wsUrl) throw new Error("give either --ws URL or -- <agent command>, not both");
-  if (!options.agentCommand && !options.wsUrl) throw new Error("missing agent: give -- <agent command> or --ws URL");
-  if (options.token !== undefined && !options.wsUrl) throw new Error("--token only applies with --ws");
+  const remotes = [options.agentCommand, options.wsUrl, options.httpUrl].filter((given) => given !== undefined).length;
+  if (remotes > 1) throw new Error("give one of --ws URL, --http URL or -- <agent command>");
+  if (remotes === 0) throw new Error("missing agent: give -- <agent command>, --ws URL or --http URL");
+  if (options.token !== undefined && !options.wsUrl && !options.httpUrl)
+    throw new Error("--token only applies with --ws or --http");
   return options;
 }
 
-function checkWsUrl(url: string): string {
+function checkUrl(flag: string, url: string, schemes: readonly string[]): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`--ws expects a URL, got "${url}"`);
+    throw new Error(`${flag} expects a URL, got "${url}"`);
   }
-  if (parsed.protocol !== "ws:" && parsed.protocol !== "wss:")
-    throw new Error(`--ws expects a ws:// or wss:// URL, got "${url}"`);
+  if (!schemes.includes(parsed.protocol))
+    throw new Error(`${flag} expects a ${schemes.map((s) => `${s}//`).join(" or ")} URL, got "${url}"`);
   return url;
 }

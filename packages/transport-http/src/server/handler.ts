@@ -1,0 +1,271 @@
+import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
+import {
+  ACP_CONNECTION_ID_HEADER,
+  ACP_SESSION_ID_HEADER,
+  EVENT_STREAM,
+  isSessionScopedMethod,
+  JSON_CONTENT,
+  parseJson,
+  shapeOf,
+} from "../wire.js";
+import { checkAuthentication, createOriginCheck } from "./access.js";
+import { readBody } from "./body.js";
+import { HttpConnection } from "./http-connection.js";
+import { type AcpHttpHandlerOptions, type ResolvedLimits, resolveLimits } from "./options.js";
+
+/** A fetch-style handler of the `/acp` endpoint's Streamable HTTP profile. */
+export interface AcpHttpHandler {
+  /** Answers one request (POST, GET, DELETE, OPTIONS) of the endpoint; mount it on its path. */
+  handle(request: Request): Promise<Response>;
+  /** Open connections. */
+  readonly connections: number;
+  /** Refuses new requests (503) and ends every connection; resolves once they ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the Streamable HTTP side of an ACP endpoint as a web-standard handler
+ * (`Request` in, `Response` out), so it mounts in any fetch-style server. Every
+ * `initialize` POST creates a connection that `onConnection` serves, the same way the
+ * WebSocket server hands out one transport per socket. For Node, `createAcpHttpServer` in
+ * "@acp-kit/transport-http/node" serves it (and WebSocket) on `node:http` or `node:http2`.
+ *
+ * @example
+ * ```ts
+ * import { defineAgent } from "@acp-kit/agent";
+ * import { createAcpHttpHandler } from "@acp-kit/transport-http";
+ *
+ * const agent = defineAgent({ info: { name: "http-agent", version: "1.0.0" }, prompt: async () => "end_turn" });
+ * const acp = createAcpHttpHandler({ onConnection: (transport) => agent.serve(transport) });
+ * // e.g. Deno.serve((request) => acp.handle(request)), or any router taking a fetch handler
+ * ```
+ */
+export function createAcpHttpHandler(options: AcpHttpHandlerOptions): AcpHttpHandler {
+  return new Handler(options);
+}
+
+const ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+
+class Handler implements AcpHttpHandler {
+  private readonly limits: ResolvedLimits;
+  private readonly live = new Map<string, HttpConnection>();
+  private readonly originAllowed: (origin: string | undefined) => boolean;
+  private closing = false;
+
+  constructor(private readonly options: AcpHttpHandlerOptions) {
+    this.limits = resolveLimits(options);
+    this.originAllowed = createOriginCheck(options.allowedOrigins);
+  }
+
+  get connections(): number {
+    return this.live.size;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const connections = [...this.live.values()];
+    for (const connection of connections) connection.terminate(ConnectionError.closed("Server shutting down"));
+    await Promise.all(connections.map((connection) => connection.closed));
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const origin = request.headers.get("origin") ?? undefined;
+    if (!this.originAllowed(origin)) return text(403, "Origin not allowed");
+    const cors = corsHeaders(origin);
+    const response = await this.route(request, origin);
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+    return response;
+  }
+
+  private async route(request: Request, origin: string | undefined): Promise<Response> {
+    if (request.method === "OPTIONS") return preflight(origin);
+    if (this.closing) return text(503, "Server is shutting down");
+    const access = await checkAuthentication(this.options.authenticate, request, this.limits.authenticateTimeoutMs);
+    if (!access.ok) {
+      const { status = 401, message = "Unauthorized", headers = {} } = access.refusal;
+      return text(status, message, headers);
+    }
+    switch (request.method) {
+      case "POST":
+        return this.post(request, origin, access.principal);
+      case "GET":
+        return this.get(request);
+      case "DELETE":
+        return this.delete(request);
+      default:
+        return text(405, "Method not allowed", { Allow: ALLOWED_METHODS });
+    }
+  }
+
+  private async post(request: Request, origin: string | undefined, principal: unknown): Promise<Response> {
+    const contentType = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
+    if (contentType !== JSON_CONTENT) return text(415, "Content-Type must be application/json");
+    const body = await readBody(request, this.limits.maxBodyBytes);
+    if (!body.ok) {
+      return body.status === 413
+        ? text(413, `Request body exceeds ${this.limits.maxBodyBytes} bytes`)
+        : text(400, "Request body could not be read");
+    }
+    const message = parseJson(body.text);
+    if (message === undefined) return text(400, "Invalid JSON");
+    if (Array.isArray(message)) return text(501, "JSON-RPC batches are not supported");
+    const shape = shapeOf(message);
+    if (shape.kind === "invalid") return text(400, "Not a JSON-RPC message");
+    const connectionId = request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined;
+    if (shape.kind === "request" && shape.method === "initialize") {
+      if (connectionId !== undefined) return text(400, "initialize is not allowed on an existing connection");
+      if (shape.idKey === undefined) return text(400, "initialize needs a string or number id");
+      return this.initialize(request, body.text, shape.idKey, origin, principal);
+    }
+    const found = this.connectionFor(connectionId);
+    if (found instanceof Response) return found;
+    const sessionHeader = request.headers.get(ACP_SESSION_ID_HEADER) ?? undefined;
+    if (sessionHeader !== undefined && sessionHeader.length > this.limits.maxIdLength)
+      return text(400, "Acp-Session-Id is too long");
+    if (shape.kind !== "response" && sessionHeader === undefined) {
+      if (isSessionScopedMethod(shape.method ?? "") || shape.sessionId !== undefined)
+        return text(400, "Missing Acp-Session-Id");
+    }
+    const id = (message as { id?: unknown }).id;
+    if (typeof id === "string" && id.length > this.limits.maxIdLength) return text(400, "Request id is too long");
+    const refusal = await found.receive(body.text, shape, sessionHeader);
+    if (refusal) return text(refusal.status, refusal.message);
+    return new Response(null, { status: 202 });
+  }
+
+  private get(request: Request): Response {
+    if (request.headers.get("upgrade")?.toLowerCase() === "websocket")
+      return text(426, "WebSocket upgrades are served by the Node adapter, not by the fetch handler");
+    const accept = request.headers.get("accept")?.toLowerCase() ?? "";
+    if (!accept.includes(EVENT_STREAM) && !accept.includes("*/*"))
+      return text(406, "Accept must include text/event-stream");
+    const found = this.connectionFor(request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined);
+    if (found instanceof Response) return found;
+    const sessionId = request.headers.get(ACP_SESSION_ID_HEADER) ?? undefined;
+    const lastEventId = request.headers.get("last-event-id") ?? undefined;
+    if ((sessionId?.length ?? 0) > this.limits.maxIdLength) return text(400, "Acp-Session-Id is too long");
+    if ((lastEventId?.length ?? 0) > this.limits.maxIdLength) return text(400, "Last-Event-ID is too long");
+    const attached = found.attach(sessionId, lastEventId);
+    if (attached === "too-many-streams")
+      return text(429, `A connection may have at most ${this.limits.maxStreamsPerConnection} streams`);
+    if (!attached.ok) {
+      return attached.reason === "busy"
+        ? text(409, "This stream already has a receiver (send Last-Event-ID to take it over)")
+        : text(404, "Unknown Acp-Connection-Id");
+    }
+    return new Response(attached.body, {
+      status: 200,
+      headers: {
+        "Content-Type": EVENT_STREAM,
+        "Cache-Control": "no-cache, no-transform",
+        // nginx buffers proxied responses unless told not to.
+        "X-Accel-Buffering": "no",
+      },
+    });
+  }
+
+  private delete(request: Request): Response {
+    const found = this.connectionFor(request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined);
+    if (found instanceof Response) return found;
+    found.terminate();
+    return new Response(null, { status: 202 });
+  }
+
+  private connectionFor(connectionId: string | undefined): HttpConnection | Response {
+    if (connectionId === undefined) return text(400, "Missing Acp-Connection-Id");
+    if (connectionId.length > this.limits.maxIdLength) return text(400, "Acp-Connection-Id is too long");
+    const connection = this.live.get(connectionId);
+    if (!connection || connection.isEnded) return text(404, "Unknown Acp-Connection-Id");
+    return connection;
+  }
+
+  private async initialize(
+    request: Request,
+    payload: string,
+    idKey: string,
+    origin: string | undefined,
+    principal: unknown,
+  ): Promise<Response> {
+    if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
+    const connectionId = crypto.randomUUID();
+    const connection = new HttpConnection(connectionId, this.limits, this.options.logger);
+    this.live.set(connectionId, connection);
+    void connection.closed.then(() => this.live.delete(connectionId));
+    try {
+      const served = this.options.onConnection(connection, { connectionId, request, origin, principal });
+      if (served && typeof served.then === "function") {
+        served.then(undefined, (error: unknown) => this.failConnection(connection, error));
+      }
+    } catch (error) {
+      this.failConnection(connection, error);
+      return text(500, "Internal server error");
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const outcome = await Promise.race([
+      connection.initializeWith(payload, idKey),
+      connection.closed.then(() => "closed" as const),
+      new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), this.limits.initializeTimeoutMs);
+      }),
+      new Promise<"aborted">((resolve) => {
+        onAbort = () => resolve("aborted");
+        request.signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) request.signal.removeEventListener("abort", onAbort);
+    if (typeof outcome !== "string" || outcome === "closed" || outcome === "timeout" || outcome === "aborted") {
+      connection.terminate();
+      if (outcome === "timeout") return text(504, "The agent did not answer initialize in time");
+      if (outcome === "aborted") return text(499, "Request aborted");
+      return text(500, "The agent closed the connection during initialize");
+    }
+    const answered = parseJson(outcome) as { error?: unknown } | undefined;
+    if (answered?.error !== undefined) {
+      // A refused initialize leaves no connection behind.
+      connection.terminate();
+      return new Response(outcome, { status: 200, headers: { "Content-Type": JSON_CONTENT } });
+    }
+    const extra = this.options.initializeHeaders?.(request, connectionId) ?? {};
+    return new Response(outcome, {
+      status: 200,
+      headers: { ...extra, "Content-Type": JSON_CONTENT, [ACP_CONNECTION_ID_HEADER]: connectionId },
+    });
+  }
+
+  private failConnection(connection: HttpConnection, error: unknown): void {
+    this.options.logger?.error?.("ACP HTTP onConnection failed; closing the connection", {
+      connectionId: connection.connectionId,
+      error,
+    });
+    connection.terminate(ConnectionError.closed("onConnection failed", undefined, error));
+  }
+}
+
+function text(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(message, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** CORS for an allowed browser origin (it reached here, so it passed the check). */
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
+    "Access-Control-Expose-Headers": ACP_CONNECTION_ID_HEADER,
+    Vary: "Origin",
+  };
+}
+
+function preflight(origin: string | undefined): Response {
+  if (origin === undefined) return new Response(null, { status: 204, headers: { Allow: ALLOWED_METHODS } });
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "Access-Control-Allow-Methods": ALLOWED_METHODS,
+      "Access-Control-Allow-Headers": `Content-Type, Authorization, Last-Event-ID, ${ACP_CONNECTION_ID_HEADER}, ${ACP_SESSION_ID_HEADER}`,
+      "Access-Control-Max-Age": "600",
+    },
+  });
+}

@@ -1,0 +1,268 @@
+import {
+  BeforeWriteListeners,
+  ConnectionError,
+  ConnectionErrorKinds,
+  type Logger,
+  type TransportSink,
+} from "@acp-kit/protocol/jsonrpc";
+import { type MessageShape, parseJson, respondsOnConnectionStream, shapeOf } from "../wire.js";
+import type { HttpServerTransport, ResolvedLimits } from "./options.js";
+import { type AttachResult, OutboundStream, type OutboundStreamOwner } from "./outbound-stream.js";
+
+/** Where a message for the client goes: the connection stream (`null`) or a session's. */
+type Route = string | null;
+
+/** Why a POST was not taken, as the handler answers it. */
+export type ReceiveRefusal = { status: number; message: string };
+
+/**
+ * The server side of one ACP connection over Streamable HTTP. The agent sees a `Transport`;
+ * the handler feeds it POST bodies and attaches GET responses to its streams. Output is routed
+ * by message: responses go where their request's route says, requests and notifications to
+ * the stream of their `params.sessionId` (the connection stream without one).
+ */
+export class HttpConnection implements HttpServerTransport {
+  private sink: TransportSink | undefined;
+  private readonly early: string[] = [];
+  private readonly connectionStream: OutboundStream;
+  private readonly sessionStreams = new Map<string, OutboundStream>();
+  /** Client requests waiting for the agent's answer → where it goes. */
+  private readonly responseRoutes = new Map<string, Route>();
+  /** Agent requests waiting for the client's answer → the session they belong to. */
+  private readonly agentRequests = new Map<string, Route>();
+  private bufferedBytes = 0;
+  private drainWaiters: (() => void)[] = [];
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private detachedTimer: ReturnType<typeof setTimeout> | undefined;
+  private initialize: { idKey: string; resolve(payload: string): void } | undefined;
+  private ended = false;
+  private readonly beforeWrite: BeforeWriteListeners;
+  private readonly owner: OutboundStreamOwner;
+  private resolveClosed!: () => void;
+  /** Resolves once the connection ended (either side). */
+  readonly closed = new Promise<void>((resolve) => {
+    this.resolveClosed = resolve;
+  });
+
+  constructor(
+    readonly connectionId: string,
+    private readonly limits: ResolvedLimits,
+    private readonly logger: Logger | undefined,
+  ) {
+    this.beforeWrite = new BeforeWriteListeners(logger);
+    this.owner = {
+      queued: (bytes) => {
+        this.bufferedBytes += bytes;
+      },
+      taken: (bytes) => this.onTaken(bytes),
+      receiverChanged: () => this.armDetachedTimer(),
+    };
+    this.connectionStream = this.newStream();
+    this.armDetachedTimer();
+  }
+
+  // ---- Transport (the agent's side) ----
+
+  start(sink: TransportSink): void {
+    this.sink = sink;
+    for (const payload of this.early.splice(0)) void sink.message(payload);
+  }
+
+  send(payload: string): void | Promise<void> {
+    if (this.ended) throw ConnectionError.closed("The HTTP connection is closed");
+    const shape = shapeOf(parseJson(payload));
+    if (this.initialize && shape.kind === "response" && shape.idKey === this.initialize.idKey) {
+      this.initialize.resolve(payload);
+      this.initialize = undefined;
+      return;
+    }
+    this.beforeWrite.run();
+    this.streamFor(this.routeOut(shape)).push(payload);
+    if (this.bufferedBytes > this.limits.maxBufferedBytes) {
+      const error = new ConnectionError(
+        ConnectionErrorKinds.WriteFailed,
+        `The client left more than ${this.limits.maxBufferedBytes} bytes unread; connection closed`,
+      );
+      this.fail(error);
+      throw error;
+    }
+    if (this.bufferedBytes <= this.limits.highWaterMark) return;
+    this.armStallTimer();
+    return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    if (this.ended) return;
+    // Queued output still reaches receivers that are attached; streams then end.
+    this.finish(undefined, false);
+  }
+
+  onBeforeWrite(listener: () => void): () => void {
+    return this.beforeWrite.add(listener);
+  }
+
+  describePeer(): { source: string } {
+    return { source: `Streamable HTTP connection ${this.connectionId}` };
+  }
+
+  // ---- The handler's side ----
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Delivers `payload` to the agent and resolves once its answer is the response to `initialize`. */
+  initializeWith(payload: string, idKey: string): Promise<string> {
+    const answered = new Promise<string>((resolve) => {
+      this.initialize = { idKey, resolve };
+    });
+    this.deliver(payload);
+    return answered;
+  }
+
+  /**
+   * One POSTed message. `sessionHeader` is the request's `Acp-Session-Id`. Resolves once the
+   * agent took it (its inbound backpressure holds the 202 back), or with a refusal.
+   */
+  async receive(
+    payload: string,
+    shape: MessageShape,
+    sessionHeader: string | undefined,
+  ): Promise<ReceiveRefusal | undefined> {
+    this.touch();
+    if (shape.kind === "response") {
+      const route = shape.idKey === undefined ? undefined : this.agentRequests.get(shape.idKey);
+      if (typeof route === "string" && sessionHeader !== route)
+        return { status: 400, message: sessionHeader ? "Mismatched Acp-Session-Id" : "Missing Acp-Session-Id" };
+      if (shape.idKey !== undefined) this.agentRequests.delete(shape.idKey);
+    } else if (shape.kind === "request" || shape.kind === "notification") {
+      if (shape.sessionId !== undefined && sessionHeader !== undefined && shape.sessionId !== sessionHeader)
+        return { status: 400, message: "Mismatched Acp-Session-Id" };
+      if (shape.kind === "request" && shape.idKey !== undefined) {
+        const session = sessionHeader ?? shape.sessionId;
+        const route = respondsOnConnectionStream(shape.method ?? "") || session === undefined ? null : session;
+        this.responseRoutes.set(shape.idKey, route);
+      }
+    }
+    await this.deliver(payload);
+    return undefined;
+  }
+
+  /** A GET: attaches its response to the connection stream or to `sessionId`'s. */
+  attach(sessionId: string | undefined, lastEventId: string | undefined): AttachResult | "too-many-streams" {
+    this.touch();
+    if (sessionId === undefined) return this.connectionStream.attach(lastEventId);
+    if (!this.sessionStreams.has(sessionId) && this.sessionStreams.size + 1 >= this.limits.maxStreamsPerConnection)
+      return "too-many-streams";
+    return this.streamFor(sessionId).attach(lastEventId);
+  }
+
+  /** DELETE, shutdown or a limit: the agent's transport ends (with `error` if given), streams close now. */
+  terminate(error?: ConnectionError): void {
+    this.finish(error, true);
+  }
+
+  private fail(error: ConnectionError): void {
+    this.logger?.warn?.("ACP HTTP connection closed", { connectionId: this.connectionId, reason: error.message });
+    this.finish(error, true);
+  }
+
+  private finish(error: ConnectionError | undefined, abort: boolean): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.stallTimer);
+    clearTimeout(this.detachedTimer);
+    for (const stream of [this.connectionStream, ...this.sessionStreams.values()]) {
+      if (abort) this.bufferedBytes -= stream.abort();
+      else stream.end();
+    }
+    this.releaseDrainWaiters();
+    this.sink?.closed(error);
+    this.resolveClosed();
+  }
+
+  private deliver(payload: string): Promise<void> {
+    if (!this.sink) {
+      this.early.push(payload);
+      return Promise.resolve();
+    }
+    return Promise.resolve(this.sink.message(payload));
+  }
+
+  private routeOut(shape: MessageShape): Route {
+    if (shape.kind === "response") {
+      if (shape.idKey === undefined) return null;
+      const route = this.responseRoutes.get(shape.idKey);
+      this.responseRoutes.delete(shape.idKey);
+      return route ?? null;
+    }
+    const route = shape.sessionId ?? null;
+    if (shape.kind === "request" && shape.idKey !== undefined) this.agentRequests.set(shape.idKey, route);
+    return route;
+  }
+
+  private streamFor(route: Route): OutboundStream {
+    if (route === null) return this.connectionStream;
+    let stream = this.sessionStreams.get(route);
+    if (!stream) {
+      stream = this.newStream();
+      this.sessionStreams.set(route, stream);
+    }
+    return stream;
+  }
+
+  private newStream(): OutboundStream {
+    return new OutboundStream(this.owner, {
+      replayWindowBytes: this.limits.replayWindowBytes,
+      keepaliveMs: this.limits.keepaliveMs,
+    });
+  }
+
+  private onTaken(bytes: number): void {
+    this.bufferedBytes -= bytes;
+    this.touch();
+    if (this.bufferedBytes <= this.limits.highWaterMark) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      this.releaseDrainWaiters();
+    } else {
+      this.armStallTimer(true);
+    }
+  }
+
+  private releaseDrainWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Output over the high-water mark must move within `maxOutputStallMs`, or the connection goes. */
+  private armStallTimer(restart = false): void {
+    if (this.stallTimer !== undefined && !restart) return;
+    clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => {
+      this.fail(
+        new ConnectionError(
+          ConnectionErrorKinds.WriteFailed,
+          `The client read none of its output for ${this.limits.maxOutputStallMs} ms; connection closed`,
+        ),
+      );
+    }, this.limits.maxOutputStallMs);
+  }
+
+  private touch(): void {
+    this.armDetachedTimer();
+  }
+
+  /** No stream attached: the connection is closed after `detachedTimeoutMs` without a request. */
+  private armDetachedTimer(): void {
+    clearTimeout(this.detachedTimer);
+    this.detachedTimer = undefined;
+    if (this.ended || this.limits.detachedTimeoutMs <= 0) return;
+    if (this.connectionStream.hasReceiver) return;
+    for (const stream of this.sessionStreams.values()) if (stream.hasReceiver) return;
+    this.detachedTimer = setTimeout(() => {
+      this.fail(ConnectionError.closed(`No stream open for ${this.limits.detachedTimeoutMs} ms; connection closed`));
+    }, this.limits.detachedTimeoutMs);
+  }
+}
