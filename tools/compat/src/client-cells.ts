@@ -73,7 +73,9 @@ async function connect(
 }
 
 function withStderr(error: unknown, tail: string[]): Error {
-  const message = error instanceof Error ? error.message : String(error);
+  const details = (error as { data?: { details?: unknown } } | undefined)?.data?.details;
+  const base = error instanceof Error ? error.message : String(error);
+  const message = typeof details === "string" ? `${base}: ${details}` : base;
   const last = tail.filter((line) => line.trim().length > 0).at(-1);
   return new Error(last === undefined ? message : `${message} (stderr: ${last.trim().slice(0, 160)})`);
 }
