@@ -15,6 +15,8 @@ export const AFTER_TOOL_REPLY = "The tool ran. Done.";
 /** The slow script streams this many ticks, one per SLOW_TICK_MS, unless the request is abandoned. */
 export const SLOW_TICKS = 240;
 export const SLOW_TICK_MS = 250;
+/** Between the pieces of an ordinary reply, as a real model streams (agents interleave their own updates). */
+export const PIECE_MS = 40;
 
 /** A tool as the request declared it: its name and JSON schema of parameters. */
 export interface DeclaredTool {
@@ -55,12 +57,12 @@ export function scriptReply(conversation: Conversation): Reply {
   }
   const toolPath = /compat-tool: write the file path=(\S+)/.exec(prompt)?.[1];
   if (toolPath !== undefined) {
-    if (conversation.toolResultSeen) return { kind: "text", pieces: words(AFTER_TOOL_REPLY), delayMs: 0 };
+    if (conversation.toolResultSeen) return { kind: "text", pieces: words(AFTER_TOOL_REPLY), delayMs: PIECE_MS };
     const tool = pickWriteTool(conversation.tools);
     if (tool !== undefined) return { kind: "tool", name: tool.name, args: writeArgs(tool, toolPath) };
     return { kind: "text", pieces: words("No tool to write files was offered."), delayMs: 0 };
   }
-  return { kind: "text", pieces: words(TEXT_REPLY), delayMs: 0 };
+  return { kind: "text", pieces: words(TEXT_REPLY), delayMs: PIECE_MS };
 }
 
 // Side queries ask for JSON of their own shape; one object answers the known ones (gemini-cli's
