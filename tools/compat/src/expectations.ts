@@ -8,6 +8,9 @@ const PASS: Expectation = { expect: "pass" };
 const known = (defect: string): Expectation => ({ expect: "fail", defect });
 
 const CHECK_V1 = "issue 29: acp-kit check speaks only v2";
+// Shows when qwen-code's available_commands_update lands between the reply's chunks, which
+// depends on timing: the cell fails in most runs, and passes ("now passes") in some.
+const SPLIT_REPLY = "issue 28 #7: a session-level update between chunks splits one reply into two messages";
 
 /** Keyed `peer/cell`. Every cell the suite runs must be listed (an unlisted one is a harness error). */
 export const EXPECTATIONS: Record<string, Expectation> = {
@@ -22,8 +25,8 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   "gemini-cli/check-agent": known(CHECK_V1),
 
   "qwen-code/initialize": PASS,
-  "qwen-code/turn": PASS,
-  "qwen-code/tool-allowed": PASS,
+  "qwen-code/turn": known(SPLIT_REPLY),
+  "qwen-code/tool-allowed": known(SPLIT_REPLY),
   "qwen-code/tool-rejected": known(
     "issue 28 #8: the reply after a rejected permission is appended to the empty message before the tool call",
   ),
