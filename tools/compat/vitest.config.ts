@@ -1,0 +1,3 @@
+import { defineAcpKitVitestConfig } from "../../vitest.shared.ts";
+
+export default defineAcpKitVitestConfig(import.meta.dirname);
