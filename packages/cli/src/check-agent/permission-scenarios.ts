@@ -2,46 +2,72 @@
  * The permission scenarios of `acp-kit check agent`: a turn that asks for a permission, answered,
  * and the same turn cancelled while the permission is pending.
  */
-import { asMessage, describeEntry, is } from "@acp-kit/testkit";
+import { asMessage, describeEntry, is, type PromptCall, type WireEntry } from "@acp-kit/testkit";
+import type { Tier } from "../report.js";
 import { schemaCheck } from "../schema-check.js";
 import { judgeOptions, open, type Scenario, type ScenarioContext } from "./scenario-context.js";
 import { judgeTurn } from "./turn-judge.js";
 
-/**
- * Opens a session and sends the permission prompt with permissions held; resolves once the agent
- * asks for one, or calls `skip` with the reason and resolves undefined when it never does.
- */
-async function promptUntilPermissionRequest(ctx: ScenarioContext, skip: (reason: string) => void) {
-  const { negotiated, sessionId } = await open(ctx);
-  const { client, options } = ctx;
-  client.permissions = "hold";
-  const call = client.prompt(sessionId, options.permissionPrompt);
-  const request = await client.log.waitFor((e) => e.from === "agent" && is.request("session/request_permission")(e), {
-    after: call.request.seq,
-    timeoutMs: options.turnTimeoutMs,
-  });
-  if (request === undefined) {
-    skip(`no session/request_permission for ${JSON.stringify(options.permissionPrompt)}`);
-    client.permissions = "allow";
-    return undefined;
-  }
-  return { negotiated, sessionId, call, request };
+/** The turn of a permission scenario, held at the agent's permission request. */
+interface HeldPermission {
+  negotiated: Awaited<ReturnType<typeof open>>["negotiated"];
+  sessionId: string;
+  call: PromptCall;
+  request: WireEntry;
 }
 
-export const permissionScenario: Scenario = {
-  name: "permission",
-  description: "a turn that asks for a permission, answered after requires_action (v2)",
-  async run(ctx) {
-    const held = await promptUntilPermissionRequest(ctx, (reason) =>
-      ctx.rows.skip(
-        "permission.requested",
-        "INFO",
-        "the permission prompt makes the agent ask",
-        `${reason}; use --permission-prompt`,
-      ),
-    );
-    if (held === undefined) return;
-    const { negotiated, sessionId, call, request } = held;
+/** The row skipped when the permission prompt never makes the agent ask (the scenario cannot run). */
+interface SkippedRow {
+  id: string;
+  tier: Tier;
+  title: string;
+  /** Appended to the reason. */
+  hint?: string;
+}
+
+/**
+ * A scenario that opens a session and sends the permission prompt with permissions held, then
+ * runs `judge` once the agent asks for one; when it never does, skips `skipped` with the reason.
+ */
+function heldPermissionScenario(
+  name: string,
+  description: string,
+  skipped: SkippedRow,
+  judge: (ctx: ScenarioContext, held: HeldPermission) => Promise<void>,
+): Scenario {
+  return {
+    name,
+    description,
+    async run(ctx) {
+      const { negotiated, sessionId } = await open(ctx);
+      const { client, options } = ctx;
+      client.permissions = "hold";
+      const call = client.prompt(sessionId, options.permissionPrompt);
+      const request = await client.log.waitFor(
+        (e) => e.from === "agent" && is.request("session/request_permission")(e),
+        { after: call.request.seq, timeoutMs: options.turnTimeoutMs },
+      );
+      if (request === undefined) {
+        const reason = `no session/request_permission for ${JSON.stringify(options.permissionPrompt)}`;
+        ctx.rows.skip(skipped.id, skipped.tier, skipped.title, skipped.hint ? `${reason}; ${skipped.hint}` : reason);
+        client.permissions = "allow";
+        return;
+      }
+      await judge(ctx, { negotiated, sessionId, call, request });
+    },
+  };
+}
+
+export const permissionScenario: Scenario = heldPermissionScenario(
+  "permission",
+  "a turn that asks for a permission, answered after requires_action (v2)",
+  {
+    id: "permission.requested",
+    tier: "INFO",
+    title: "the permission prompt makes the agent ask",
+    hint: "use --permission-prompt",
+  },
+  async (ctx, { negotiated, sessionId, call, request }) => {
     const { client, options } = ctx;
     const v = negotiated.version;
     const params = asMessage(request.message).params as {
@@ -113,22 +139,17 @@ export const permissionScenario: Scenario = {
       );
     }
   },
-};
+);
 
-export const permissionCancelScenario: Scenario = {
-  name: "permission-cancel",
-  description: "session/cancel while a permission request is pending",
-  async run(ctx) {
-    const held = await promptUntilPermissionRequest(ctx, (reason) =>
-      ctx.rows.skip(
-        "permission-cancel.idle-cancelled",
-        "MANDATORY",
-        "a cancel during a permission request ends the turn cancelled",
-        reason,
-      ),
-    );
-    if (held === undefined) return;
-    const { negotiated, sessionId, call } = held;
+export const permissionCancelScenario: Scenario = heldPermissionScenario(
+  "permission-cancel",
+  "session/cancel while a permission request is pending",
+  {
+    id: "permission-cancel.idle-cancelled",
+    tier: "MANDATORY",
+    title: "a cancel during a permission request ends the turn cancelled",
+  },
+  async (ctx, { negotiated, sessionId, call }) => {
     const { client, options } = ctx;
     await client.cancel(sessionId);
     const cancelAt = client.log.lastSeq;
@@ -152,4 +173,4 @@ export const permissionCancelScenario: Scenario = {
       [cancelRequest ? describeEntry(cancelRequest) : "no $/cancel_request (the client answered cancelled itself)"],
     );
   },
-};
+);

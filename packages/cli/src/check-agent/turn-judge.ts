@@ -6,9 +6,10 @@
  */
 import { isStopReason } from "@acp-kit/protocol";
 import { validatePromptResponse, validateUpdateSessionNotification } from "@acp-kit/protocol/decoders";
-import { asMessage, describeEntry, is, type PromptCall, type WireEntry, type WireLog } from "@acp-kit/testkit";
+import { asMessage, describeEntry, is, type WireEntry } from "@acp-kit/testkit";
 import { describeAnswer } from "../evidence.js";
-import type { ProtocolVersion, RowSink } from "../report.js";
+import type { ProtocolVersion } from "../report.js";
+import { addUpdatesValidRow, fromAgent, type TurnJudge } from "./turn-wire.js";
 import { judgeV1Turn, skipTurnRows } from "./v1-turn-judge.js";
 
 export interface TurnOutcome {
@@ -38,28 +39,12 @@ const sessionOf = (e: WireEntry) => asMessage(e.message).params?.sessionId;
 const updateOf = (e: WireEntry) => asMessage(e.message).params?.update ?? {};
 
 /** Waits for the turn to end (or time out), then adds its rows, by the negotiated version's lifecycle. */
-export function judgeTurn(
-  log: WireLog,
-  sessionId: string,
-  call: PromptCall,
-  rows: RowSink,
-  options: JudgeOptions,
-): Promise<TurnOutcome> {
-  return options.version === 1
-    ? judgeV1Turn(log, sessionId, call, rows, options)
-    : judgeV2Turn(log, sessionId, call, rows, options);
-}
+export const judgeTurn: TurnJudge = (log, sessionId, call, rows, options) =>
+  (options.version === 1 ? judgeV1Turn : judgeV2Turn)(log, sessionId, call, rows, options);
 
-async function judgeV2Turn(
-  log: WireLog,
-  sessionId: string,
-  call: PromptCall,
-  rows: RowSink,
-  options: JudgeOptions,
-): Promise<TurnOutcome> {
+const judgeV2Turn: TurnJudge = async (log, sessionId, call, rows, options) => {
   const { prefix } = options;
   const start = call.request.seq;
-  const fromAgent = (test: (e: WireEntry) => boolean) => (e: WireEntry) => e.from === "agent" && test(e);
   const idleTest = fromAgent(is.state("idle", sessionId));
   const [idle] = await Promise.all([
     log.waitFor(idleTest, { after: start, timeoutMs: options.turnTimeoutMs }),
@@ -221,19 +206,7 @@ async function judgeV2Turn(
   }
 
   // 5. Every update of the turn is valid against the schema.
-  const invalid = log
-    .filter(fromAgent(is.update(undefined, sessionId)), start)
-    .map((e) => ({ e, r: validateUpdateSessionNotification(asMessage(e.message).params) }))
-    .filter((x) => !x.r.ok);
-  rows.add(
-    `${prefix}.updates-valid`,
-    "MANDATORY",
-    "every session/update of the turn matches the v2 schema",
-    invalid.length === 0,
-    invalid
-      .slice(0, 3)
-      .flatMap(({ e, r }) => [describeEntry(e), r.ok ? "" : `schema v2: ${r.error.path} ${r.error.message}`]),
-  );
+  addUpdatesValidRow(rows, log, sessionId, start, prefix, 2, validateUpdateSessionNotification);
   skipTurnRows(rows, prefix, 1);
   return outcome;
-}
+};

@@ -5,10 +5,11 @@
  * are v2's, skipped here with that reason.
  */
 import { validatePromptResponse, validateSessionNotification } from "@acp-kit/protocol/v1";
-import { asMessage, describeEntry, is, type PromptCall, type WireEntry, type WireLog } from "@acp-kit/testkit";
+import { asMessage, describeEntry, is } from "@acp-kit/testkit";
 import { describeAnswer } from "../evidence.js";
 import type { RowSink } from "../report.js";
-import type { JudgeOptions, TurnOutcome } from "./turn-judge.js";
+import type { TurnOutcome } from "./turn-judge.js";
+import { addUpdatesValidRow, fromAgent, type TurnJudge } from "./turn-wire.js";
 
 /** v1's stop reasons: a closed enum. */
 const V1_STOP_REASONS = ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"];
@@ -69,16 +70,9 @@ export function skipTurnRows(rows: RowSink, prefix: string, version: 1 | 2): voi
     rows.onlyIn(version, `${prefix}.${id}`, tier, title, why);
 }
 
-export async function judgeV1Turn(
-  log: WireLog,
-  sessionId: string,
-  call: PromptCall,
-  rows: RowSink,
-  options: JudgeOptions,
-): Promise<TurnOutcome> {
+export const judgeV1Turn: TurnJudge = async (log, sessionId, call, rows, options) => {
   const { prefix } = options;
   const start = call.request.seq;
-  const fromAgent = (test: (e: WireEntry) => boolean) => (e: WireEntry) => e.from === "agent" && test(e);
   const answered = await Promise.race([
     call.answered.then(() => true),
     new Promise<false>((r) => setTimeout(() => r(false), options.turnTimeoutMs)),
@@ -144,19 +138,7 @@ export async function judgeV1Turn(
     );
   }
 
-  const invalid = log
-    .filter(fromAgent(is.update(undefined, sessionId)), start)
-    .map((e) => ({ e, r: validateSessionNotification(asMessage(e.message).params) }))
-    .filter((x) => !x.r.ok);
-  rows.add(
-    `${prefix}.updates-valid`,
-    "MANDATORY",
-    "every session/update of the turn matches the v1 schema",
-    invalid.length === 0,
-    invalid
-      .slice(0, 3)
-      .flatMap(({ e, r }) => [describeEntry(e), r.ok ? "" : `schema v1: ${r.error.path} ${r.error.message}`]),
-  );
+  addUpdatesValidRow(rows, log, sessionId, start, prefix, 1, validateSessionNotification);
   skipTurnRows(rows, prefix, 2);
   return outcome;
-}
+};
