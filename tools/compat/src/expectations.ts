@@ -7,10 +7,10 @@ export type Expectation = { expect: "pass" } | { expect: "fail"; defect: string 
 const PASS: Expectation = { expect: "pass" };
 const known = (defect: string): Expectation => ({ expect: "fail", defect });
 
-const CHECK_V1 = "issue 29: acp-kit check speaks only v2";
-// Shows when qwen-code's available_commands_update lands between the reply's chunks, which
-// depends on timing: the cell fails in most runs, and passes ("now passes") in some.
-const SPLIT_REPLY = "issue 28 #7: a session-level update between chunks splits one reply into two messages";
+// Blocking rows that `check agent` reports against a real agent and that are not yet traced to
+// the agent or to the checker (the client cells of the same agent pass).
+const CHECK_ROWS = (rows: string) =>
+  known(`open: check agent's blocking rows against this agent (${rows}), not yet traced`);
 
 /** Keyed `peer/cell`. Every cell the suite runs must be listed (an unlisted one is a harness error). */
 export const EXPECTATIONS: Record<string, Expectation> = {
@@ -22,19 +22,17 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   "gemini-cli/resume": known(
     'peer: gemini-cli 0.61.0\'s session/load in a new process finds no history of the session (-32603, "No previous sessions found for this project") or replays the prompt only',
   ),
-  "gemini-cli/check-agent": known(CHECK_V1),
+  "gemini-cli/check-agent": CHECK_ROWS("session.load: the same refusal as the resume cell"),
 
   "qwen-code/initialize": PASS,
-  "qwen-code/turn": known(SPLIT_REPLY),
-  "qwen-code/tool-allowed": known(SPLIT_REPLY),
-  "qwen-code/tool-rejected": known(
-    "issue 28 #8: the reply after a rejected permission is appended to the empty message before the tool call",
-  ),
+  "qwen-code/turn": PASS,
+  "qwen-code/tool-allowed": PASS,
+  "qwen-code/tool-rejected": PASS,
   "qwen-code/cancel": PASS,
   "qwen-code/resume": known(
     "peer: qwen-code 0.15.10 writes the reply to its history after answering session/prompt; ended right after the turn, it replays the prompt only (it passes when the write wins the race)",
   ),
-  "qwen-code/check-agent": known(CHECK_V1),
+  "qwen-code/check-agent": CHECK_ROWS("session.resume: the same race as the resume cell"),
 
   "copilot/initialize": PASS,
   "copilot/turn": PASS,
@@ -42,16 +40,14 @@ export const EXPECTATIONS: Record<string, Expectation> = {
   "copilot/tool-rejected": PASS,
   "copilot/cancel": PASS,
   "copilot/resume": PASS,
-  "copilot/check-agent": known(CHECK_V1),
+  "copilot/check-agent": CHECK_ROWS("session.load, cancel.response-stop-reason, cancel.stop-reason-cancelled"),
 
   "auggie/initialize": PASS,
   "auggie/auth-refusal": PASS,
-  "auggie/check-agent": known(CHECK_V1),
+  "auggie/check-agent": PASS,
 
   "acpx/turn": PASS,
-  "acpx/permission-rejected": known(
-    'issue 28 #1: plan entries go out with status "cancelled" after a rejected permission',
-  ),
-  "acpx/ctrl-c": known("issue 28 #5: a terminal's SIGINT reaches the stdio agent and kills it before session/cancel"),
-  "acpx/check-client": known(CHECK_V1),
+  "acpx/permission-rejected": PASS,
+  "acpx/ctrl-c": PASS,
+  "acpx/check-client": PASS,
 };
