@@ -58,7 +58,10 @@ describe("OpenAI chat completions", () => {
   it("calls the declared write tool with arguments filled by name, then replies after the tool result", async () => {
     const prompt = { role: "user", content: [{ type: "text", text: PROMPTS.tool("/tmp/x/note.txt") }] };
     const first = deltas(await openAi([prompt]));
-    const call = (first[0]?.delta.tool_calls as { id: string; function: { name: string; arguments: string } }[])[0];
+    const calls = first[0]?.delta.tool_calls as
+      | { id: string; function: { name: string; arguments: string } }[]
+      | undefined;
+    const call = calls?.[0];
     expect(call?.function.name).toBe("write_file");
     expect(JSON.parse(call?.function.arguments ?? "{}")).toEqual({
       file_path: "/tmp/x/note.txt",
