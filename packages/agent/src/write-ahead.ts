@@ -7,8 +7,10 @@
  * - A store whose writes are asynchronous (`SessionStore.commit`, a database) is a barrier: each
  *   outgoing message is held until a commit taken after it was queued resolved. Messages queued
  *   while one commit is awaited gather into the next batch, so the wire goes at the pace of the
- *   store's group commits, in order. What is held is bounded: past `maxHeldBytes` the send
- *   returns a promise (backpressure, the turn's send waits). A failed commit drops the history
+ *   store's group commits, in order. What gathers is bounded: past `maxHeldBytes` in the next
+ *   batch the send returns a promise (backpressure, the turn's send waits). The batch whose commit
+ *   is in flight does not count against it, so the turn keeps producing the next batch while the
+ *   store commits the previous one (at most twice the bound is held). A failed commit drops the history
  *   updates of the sessions it names, from then until their turn's idle went out (the client
  *   never sees what was not stored, nor a turn with a hole in it), and reports the failure, so
  *   that their turns end with an error; everything else still goes.
@@ -20,9 +22,9 @@ import { type SessionStore, SessionStoreError } from "./session-store.js";
 const LIVE_ONLY: ReadonlySet<string> = new Set(["state_update", "notice"]);
 
 /**
- * Default bound of the messages held for the store's commit (docs/limits.md). Small on purpose:
- * the turn then yields to the event loop often, so the store's replies are read while the next
- * batch gathers (measured: a higher rate and a third less peak RSS than with 8 MiB).
+ * Default bound of the messages gathering for the store's next commit (docs/limits.md). Small on
+ * purpose: the turn then yields to the event loop often, so the store's replies are read while
+ * the next batch gathers (measured: a higher rate and a third less peak RSS than with 8 MiB).
  */
 export const DEFAULT_MAX_HELD_BYTES = 256 * 1024;
 
@@ -90,9 +92,9 @@ class CommitGate {
   #waiting: string[] | undefined;
   /** Payloads queued since that commit was taken: the next batch. */
   #gathering: string[] = [];
-  /** Characters held in both. */
-  #heldBytes = 0;
-  /** Senders waiting for the held bytes to fall under the bound. */
+  /** Characters in `#gathering` (the bound applies to them). */
+  #gatheringBytes = 0;
+  /** Senders waiting for the next batch to go to its commit. */
   #room: Waiter | undefined;
   /** The transport's own backpressure, met while releasing a batch. */
   #transportPressure: Promise<void> | undefined;
@@ -123,10 +125,10 @@ class CommitGate {
       this.#await(barrier);
     } else {
       this.#gathering.push(payload);
+      this.#gatheringBytes += payload.length;
     }
-    this.#heldBytes += payload.length;
     if (this.#transportPressure !== undefined) return this.#transportPressure;
-    if (this.#heldBytes > this.#maxHeldBytes) {
+    if (this.#gatheringBytes > this.#maxHeldBytes) {
       this.#room ??= waiter();
       return this.#room.promise;
     }
@@ -173,7 +175,6 @@ class CommitGate {
       }
     }
     for (const payload of batch) {
-      this.#heldBytes -= payload.length;
       if (this.#failure !== undefined || (this.#failed.size > 0 && this.#drops(payload))) continue;
       try {
         const pressure = this.#transport.send(payload);
@@ -186,15 +187,16 @@ class CommitGate {
     if (this.#gathering.length > 0 && this.#failure === undefined) {
       const next = this.#gathering;
       this.#gathering = [];
+      this.#gatheringBytes = 0;
       this.#waiting = next;
       const barrier = this.#barrier();
       if (barrier === undefined) this.#release(undefined);
       else this.#await(barrier);
     } else if (this.#failure !== undefined) {
-      for (const payload of this.#gathering) this.#heldBytes -= payload.length;
       this.#gathering = [];
+      this.#gatheringBytes = 0;
     }
-    if (this.#heldBytes <= this.#maxHeldBytes || this.#failure !== undefined) {
+    if (this.#gatheringBytes <= this.#maxHeldBytes || this.#failure !== undefined) {
       const room = this.#room;
       this.#room = undefined;
       if (this.#failure !== undefined) room?.reject(this.#failure);

@@ -188,15 +188,23 @@ describe("writeAhead with commit()", () => {
     expect(sent).toEqual(["a"]);
     held.uncommitted();
     expect(served.send("bbbb")).toBeUndefined();
+    // The batch in flight does not count against the bound: the next one gathers up to it.
     expect(served.send("cccc")).toBeUndefined();
-    const pressure = served.send("dddd");
+    expect(served.send("dddd")).toBeUndefined();
+    const pressure = served.send("eeee");
     expect(pressure).toBeInstanceOf(Promise);
     expect(sent).toEqual(["a"]);
     // One barrier for the batch in flight; what came after gathers behind it.
     expect(held.waiting).toHaveLength(1);
     held.release();
+    held.uncommitted();
+    // The gathered batch went to its commit: the sender may go on while it is awaited.
     await pressure;
-    expect(sent).toEqual(["a", "bbbb", "cccc", "dddd"]);
+    expect(sent).toEqual(["a", "bbbb"]);
+    expect(held.waiting).toHaveLength(1);
+    held.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual(["a", "bbbb", "cccc", "dddd", "eeee"]);
   });
 
   it("a failed commit drops the failed session's history updates and reports it; the rest goes", async () => {
