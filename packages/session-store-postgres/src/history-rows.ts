@@ -11,7 +11,11 @@ export const MAX_BATCH = 2000;
 /** Rows read per query when a history is folded: memory stays bounded by the folded history. */
 const FOLD_PAGE = 5000;
 
-/** Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length. */
+/**
+ * Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length.
+ * The session's row is locked (`FOR KEY SHARE`, as a foreign key would, but once per statement):
+ * rows are never added to a session that does not exist, nor while it is being deleted.
+ */
 export async function insertRows(
   db: pg.Pool | pg.PoolClient,
   sessionId: string,
@@ -20,12 +24,15 @@ export async function insertRows(
 ): Promise<number> {
   // One text parameter, the bodies one per line (JSON text has no raw line feed), split by the
   // server: the driver sends it as it is, where a json[] parameter is escaped element by element.
-  await db.query(
+  const { rowCount } = await db.query(
     `INSERT INTO acp_kit_session_updates (session_id, position, body)
-     SELECT $1, $2::bigint + t.ord - 1, t.body::json
-     FROM unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
+     SELECT s.session_id, $2::bigint + t.ord - 1, t.body::json
+     FROM (SELECT session_id FROM acp_kit_sessions WHERE session_id = $1 FOR KEY SHARE) AS s,
+       unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
     [sessionId, first, bodies.join("\n")],
   );
+  if (rowCount !== bodies.length)
+    throw new Error(`Cannot append to session ${sessionId}: it does not exist (deleted?)`);
   return bodies.reduce((n, body) => n + body.length, 0);
 }
 

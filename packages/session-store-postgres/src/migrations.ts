@@ -35,6 +35,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "history rows checked per statement, not per row",
+    // The foreign key checked every inserted row with a query of its own (PostgreSQL's referential
+    // triggers are per row): most of an append's cost on the server. The insert now locks the
+    // session's row once per statement (history-rows.ts); the cascade becomes a trigger on delete.
+    sql: `
+      ALTER TABLE acp_kit_session_updates DROP CONSTRAINT acp_kit_session_updates_session_id_fkey;
+      CREATE FUNCTION acp_kit_delete_session_updates() RETURNS trigger
+        LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        BEGIN
+          DELETE FROM acp_kit_session_updates WHERE session_id = OLD.session_id;
+          RETURN NULL;
+        END
+      $$;
+      CREATE TRIGGER acp_kit_sessions_delete_updates AFTER DELETE ON acp_kit_sessions
+        FOR EACH ROW EXECUTE FUNCTION acp_kit_delete_session_updates();
+    `,
+  },
 ];
 
 /** Any constant: it only has to differ from the keys sessions are locked with (hashes of their ids). */

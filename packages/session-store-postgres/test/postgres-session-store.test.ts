@@ -43,7 +43,7 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
 
   it("migrates once, also when instances start together", async () => {
     const results = await Promise.all([migrate(pool), migrate(pool), migrate(pool)]);
-    expect(results.flat()).toEqual([1]);
+    expect(results.flat()).toEqual([1, 2]);
     expect(await migrate(pool)).toEqual([]);
   });
 
@@ -154,6 +154,21 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
     expect(await store.get(s)).toBeUndefined();
     expect(await store.history(s)).toEqual([]);
     await store.delete("never-there");
+  });
+
+  it("deleting a session's row by hand removes its history; an append to a deleted session fails and adds nothing", async () => {
+    const store = open();
+    const s = id("del-sql");
+    await store.create(record(s));
+    store.appendUpdate(s, chunk("m", "x"));
+    await store.flush(s);
+    await pool.query("DELETE FROM acp_kit_sessions WHERE session_id = $1", [s]);
+    const rows = () => pool.query("SELECT 1 FROM acp_kit_session_updates WHERE session_id = $1", [s]);
+    expect((await rows()).rowCount).toBe(0);
+    store.appendUpdate(s, chunk("m", "y"));
+    const error = await Promise.resolve(store.commit()).catch((e: unknown) => e);
+    expect(String(error)).toMatch(new RegExp(`could not commit the updates of session ${s}: .*does not exist`));
+    expect((await rows()).rowCount).toBe(0);
   });
 
   it("lets one instance at a time claim a session; a release or a dead instance frees it", async () => {
