@@ -1,47 +1,69 @@
 /**
- * The rows of a session's history in `acp_kit_session_updates`: inserted in batches, read whole,
- * or read folded a page at a time. Each takes the pool or a client in a transaction.
+ * The rows of a session's history in `acp_kit_session_updates`: each row holds a batch of updates
+ * (a JSON array, in order; rows are numbered 1, 2, 3... per session by `position`), inserted a
+ * batch at a time, read whole, or read folded a few rows at a time. Each takes the pool or a
+ * client in a transaction. A row per batch rather than per update: the server's cost of a row
+ * (its heap tuple, its key in the index, its WAL record) is then paid once per commit, not per
+ * streamed chunk.
  */
 import { HistoryFold } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type pg from "pg";
 
-/** Rows per INSERT: a long backlog goes in a few statements of bounded size. */
-export const MAX_BATCH = 2000;
+/** JSON characters per row at most (a longer batch takes several rows; one update is never split). */
+export const MAX_ROW_CHARS = 1024 * 1024;
 /** Rows read per query when a history is folded: memory stays bounded by the folded history. */
-const FOLD_PAGE = 5000;
+const FOLD_PAGE = 8;
+
+/** `bodies` (updates' JSON) cut into the JSON arrays of consecutive rows of at most MAX_ROW_CHARS. */
+export function rowsOf(bodies: readonly string[]): string[] {
+  const rows: string[] = [];
+  let row: string[] = [];
+  let chars = 2;
+  for (const body of bodies) {
+    if (row.length > 0 && chars + body.length + 1 > MAX_ROW_CHARS) {
+      rows.push(`[${row.join(",")}]`);
+      row = [];
+      chars = 2;
+    }
+    row.push(body);
+    chars += body.length + 1;
+  }
+  if (row.length > 0) rows.push(`[${row.join(",")}]`);
+  return rows;
+}
 
 /**
- * Inserts `bodies` (updates' JSON) at positions `first`...; resolves with their JSON length.
- * The session's row is locked (`FOR KEY SHARE`, as a foreign key would, but once per statement):
+ * Inserts `row` (a JSON array of updates, from `rowsOf`) at `position`; resolves with its length.
+ * The session's row is locked (`FOR KEY SHARE`, as a foreign key would, once per statement):
  * rows are never added to a session that does not exist, nor while it is being deleted.
  */
-export async function insertRows(
+export async function insertRow(
   db: pg.Pool | pg.PoolClient,
   sessionId: string,
-  first: number,
-  bodies: string[],
+  position: number,
+  row: string,
 ): Promise<number> {
-  // One text parameter, the bodies one per line (JSON text has no raw line feed), split by the
-  // server: the driver sends it as it is, where a json[] parameter is escaped element by element.
   const { rowCount } = await db.query(
     `INSERT INTO acp_kit_session_updates (session_id, position, body)
-     SELECT s.session_id, $2::bigint + t.ord - 1, t.body::json
-     FROM (SELECT session_id FROM acp_kit_sessions WHERE session_id = $1 FOR KEY SHARE) AS s,
-       unnest(string_to_array($3::text, E'\\n')) WITH ORDINALITY AS t(body, ord)`,
-    [sessionId, first, bodies.join("\n")],
+     SELECT session_id, $2, $3::json FROM acp_kit_sessions WHERE session_id = $1 FOR KEY SHARE`,
+    [sessionId, position, row],
   );
-  if (rowCount !== bodies.length)
-    throw new Error(`Cannot append to session ${sessionId}: it does not exist (deleted?)`);
-  return bodies.reduce((n, body) => n + body.length, 0);
+  if (rowCount !== 1) throw new Error(`Cannot append to session ${sessionId}: it does not exist (deleted?)`);
+  return row.length;
+}
+
+/** A row's updates: a JSON array, or (a row written before rows held batches) one update. */
+function updatesOf(body: SessionUpdate | SessionUpdate[]): SessionUpdate[] {
+  return Array.isArray(body) ? body : [body];
 }
 
 export async function readRows(db: pg.Pool | pg.PoolClient, sessionId: string): Promise<SessionUpdate[]> {
-  const { rows } = await db.query<{ body: SessionUpdate }>(
+  const { rows } = await db.query<{ body: SessionUpdate | SessionUpdate[] }>(
     "SELECT body FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
     [sessionId],
   );
-  return rows.map((r) => r.body);
+  return rows.flatMap((r) => updatesOf(r.body));
 }
 
 /** The session's history folded, read a page at a time (memory: the folded history and a page). */
@@ -49,12 +71,12 @@ export async function readFolded(db: pg.PoolClient, sessionId: string): Promise<
   const fold = new HistoryFold();
   let after = 0;
   for (;;) {
-    const { rows } = await db.query<{ position: string; body: SessionUpdate }>(
+    const { rows } = await db.query<{ position: string; body: SessionUpdate | SessionUpdate[] }>(
       `SELECT position, body FROM acp_kit_session_updates WHERE session_id = $1 AND position > $2
        ORDER BY position LIMIT ${FOLD_PAGE}`,
       [sessionId, after],
     );
-    for (const row of rows) fold.append(row.body);
+    for (const row of rows) for (const update of updatesOf(row.body)) fold.append(update);
     if (rows.length < FOLD_PAGE) return fold.updates();
     after = Number(rows.at(-1)?.position);
   }

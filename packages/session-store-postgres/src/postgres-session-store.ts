@@ -24,7 +24,7 @@ import {
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import pg from "pg";
-import { insertRows, MAX_BATCH, readFolded, readRows } from "./history-rows.js";
+import { insertRow, readFolded, readRows, rowsOf } from "./history-rows.js";
 import { migrate } from "./migrations.js";
 import { SessionLocks } from "./session-locks.js";
 import { SessionWrites } from "./session-writes.js";
@@ -345,10 +345,9 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes = Number(rows[0]?.bytes ?? 0);
       writes.compactedBytes = writes.bytes;
     }
-    for (let start = 0; start < batch.length; start += MAX_BATCH) {
-      const part = batch.slice(start, start + MAX_BATCH);
-      writes.bytes += await insertRows(this.#pool, writes.sessionId, writes.nextPosition, part);
-      writes.nextPosition += part.length;
+    for (const row of rowsOf(batch)) {
+      writes.bytes += await insertRow(this.#pool, writes.sessionId, writes.nextPosition, row);
+      writes.nextPosition += 1;
     }
   }
 
@@ -381,15 +380,10 @@ export class PostgresSessionStore implements SessionStore {
       const compacted = await readFolded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
-      for (let start = 0; start < compacted.length; start += MAX_BATCH)
-        bytes += await insertRows(
-          client,
-          writes.sessionId,
-          start + 1,
-          compacted.slice(start, start + MAX_BATCH).map((u) => JSON.stringify(u)),
-        );
+      const rows = rowsOf(compacted.map((u) => JSON.stringify(u)));
+      for (const [i, row] of rows.entries()) bytes += await insertRow(client, writes.sessionId, i + 1, row);
       await client.query("COMMIT");
-      writes.nextPosition = compacted.length + 1;
+      writes.nextPosition = rows.length + 1;
       writes.bytes = bytes;
       writes.compactedBytes = bytes;
     } catch (error) {

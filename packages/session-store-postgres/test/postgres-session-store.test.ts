@@ -9,6 +9,7 @@ import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_ROW_CHARS } from "../src/history-rows.js";
 import { lockKey, migrate, PostgresSessionStore } from "../src/index.js";
 import { freshSchema, skipWithoutPostgres } from "./support/postgres.js";
 
@@ -91,13 +92,40 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
     for (let i = 0; i < 900; i++) for (const s of ids) store.appendUpdate(s, chunk("m", `${s}:${i}`));
     await store.flush();
     for (const s of ids) {
-      const { rows } = await pool.query<{ position: string; body: { content: { text: string } } }>(
+      // A row per batch: the rows numbered 1..n, their updates in call order.
+      const { rows } = await pool.query<{ position: string; body: { content: { text: string } }[] }>(
         "SELECT position, body FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
         [s],
       );
-      expect(rows.map((r) => r.body.content.text)).toEqual(Array.from({ length: 900 }, (_, i) => `${s}:${i}`));
-      expect(rows.map((r) => Number(r.position))).toEqual(Array.from({ length: 900 }, (_, i) => i + 1));
+      expect(rows.flatMap((r) => r.body.map((u) => u.content.text))).toEqual(
+        Array.from({ length: 900 }, (_, i) => `${s}:${i}`),
+      );
+      expect(rows.length).toBeLessThan(900);
+      expect(rows.map((r) => Number(r.position))).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1));
     }
+  });
+
+  it("a batch past MAX_ROW_CHARS takes several rows; a row holding one update (not an array) reads too", async () => {
+    const store = open();
+    const s = id("rows");
+    await store.create(record(s));
+    const big = "x".repeat(100_000);
+    const all = Array.from({ length: 25 }, (_, i) => chunk(`m${i}`, `${i}${big}`));
+    for (const update of all) store.appendUpdate(s, update);
+    await store.flush(s);
+    const { rows } = await pool.query<{ chars: number }>(
+      "SELECT length(body::text) AS chars FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
+      [s],
+    );
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(row.chars).toBeLessThanOrEqual(MAX_ROW_CHARS);
+    const single = chunk("m-single", "one");
+    await pool.query("INSERT INTO acp_kit_session_updates (session_id, position, body) VALUES ($1, $2, $3)", [
+      s,
+      rows.length + 1,
+      JSON.stringify(single),
+    ]);
+    expect(await open().history(s)).toEqual(compactHistory([...all, single]));
   });
 
   it("compacts a long history in the table when a run ends, and replays the same", async () => {
@@ -112,16 +140,17 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
     }
     // Within the run nothing is folded (a compaction would hold the wire).
     await store.flush(s);
-    const before = await pool.query("SELECT count(*)::int AS n FROM acp_kit_session_updates WHERE session_id = $1", [
-      s,
-    ]);
-    expect(before.rows[0].n).toBe(5000);
+    const stored = async () =>
+      (
+        await pool.query(
+          "SELECT sum(json_array_length(body))::int AS n FROM acp_kit_session_updates WHERE session_id = $1",
+          [s],
+        )
+      ).rows[0].n;
+    expect(await stored()).toBe(5000);
     await store.update(s, { lastStop: { stopReason: "end_turn" } });
     expect(await store.history(s)).toEqual(compactHistory(all));
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM acp_kit_session_updates WHERE session_id = $1", [
-      s,
-    ]);
-    expect(rows[0].n).toBeLessThan(2100);
+    expect(await stored()).toBeLessThan(2100);
     // Another instance reads the same history.
     expect(await open().history(s)).toEqual(compactHistory(all));
   });
