@@ -28,6 +28,7 @@ import { insertRow, readFolded, readRows, rowsOf } from "./history-rows.js";
 import { migrate } from "./migrations.js";
 import { SessionLocks } from "./session-locks.js";
 import { SessionWrites } from "./session-writes.js";
+import { updateJson } from "./update-json.js";
 
 export interface PostgresSessionStoreOptions {
   /** A connection string (`postgres://user@host:port/db`); or pass `pool`. */
@@ -380,7 +381,7 @@ export class PostgresSessionStore implements SessionStore {
       const compacted = await readFolded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
-      const rows = rowsOf(compacted.map((u) => JSON.stringify(u)));
+      const rows = rowsOf(compacted.map(updateJson));
       for (const [i, row] of rows.entries()) bytes += await insertRow(client, writes.sessionId, i + 1, row);
       await client.query("COMMIT");
       writes.nextPosition = rows.length + 1;

@@ -6,6 +6,7 @@
  * the tasks that hold everything queued so far, and which of them failed.
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
+import { updateJson } from "./update-json.js";
 
 export class SessionWrites {
   #chain: Promise<void> = Promise.resolve();
@@ -58,7 +59,7 @@ export class SessionWrites {
    * queue until `flush` took it).
    */
   append(update: SessionUpdate, flush: (batch: string[]) => Promise<void>): number {
-    const body = JSON.stringify(update);
+    const body = updateJson(update);
     let batch = this.#pending;
     if (batch === undefined) {
       batch = [];
