@@ -2,7 +2,8 @@
 import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, textOf } from "../src/index.js";
-import { allowOnce, kitAgent } from "./support/kit-agent.js";
+import { allowOnce } from "./support/allow-once.js";
+import { kitAgent } from "./support/kit-agent.js";
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { connectToAgent } from "@acp-kit/client";
 import { afterEach } from "vitest";
-import { allowOnce, kitAgent } from "../../client/test/support/kit-agent.js";
+import { allowOnce } from "../../client/test/support/allow-once.js";
+import { kitAgent } from "../../client/test/support/kit-agent.js";
 import { type AcpHttpServer, type AcpHttpServerOptions, createAcpHttpServer } from "../src/node/index.js";
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];

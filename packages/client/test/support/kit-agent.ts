@@ -35,13 +35,3 @@ export async function kitTurn(turn: Turn): Promise<"end_turn" | "cancelled"> {
 }
 
 export const kitAgent = defineAgent({ info: { name: "kit-agent", version: "0.0.0" }, prompt: kitTurn });
-
-/** Client handlers that allow every permission request once. */
-export const allowOnce = {
-  requestPermission: (request: { options: readonly { kind: string; optionId: string }[] }) => ({
-    outcome: {
-      outcome: "selected" as const,
-      optionId: (request.options.find((o) => o.kind === "allow_once") ?? request.options[0])?.optionId ?? "",
-    },
-  }),
-};
