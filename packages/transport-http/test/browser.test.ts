@@ -1,8 +1,9 @@
 // Our client in headless Chromium over Streamable HTTP, from a page on another origin than the
 // endpoint (as a web app calls a remote agent): the Origin allow-list, CORS with credentials and
-// the exposed Acp-Connection-Id must all work for it to connect. The page runs a turn with a
-// permission request, a cancelled turn and a long turn during which the server drops every GET
-// stream several times; its store must equal a Node client's uncut run of the same scenario.
+// the exposed Acp-Connection-Id must all work for it to connect, and the affinity cookie must come
+// back on every request. The page runs a turn with a permission request, a cancelled turn and a
+// long turn during which the server drops every GET stream several times; its store must equal a
+// Node client's uncut run of the same scenario.
 // Without Chromium the test skips saying how to install it; a broken CHROMIUM_PATH fails it.
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -55,6 +56,8 @@ async function startEndpoint(gates: Gates, allowedOrigins: string[] = []) {
   const origins: (string | undefined)[] = [];
   const server = await createAcpHttpServer({
     allowedOrigins,
+    // An affinity cookie, as a proxy in front of a fleet sets: the browser must send it back.
+    initializeHeaders: () => ({ "Set-Cookie": "acp-affinity=one; Path=/; HttpOnly" }),
     onConnection: (transport, info) => {
       origins.push(info.origin);
       agent.serve(transport);
@@ -64,7 +67,9 @@ async function startEndpoint(gates: Gates, allowedOrigins: string[] = []) {
   // Open GET streams by socket: true for a session's stream, false for the connection stream.
   const streams = new Map<Socket, boolean>();
   let resumed = 0;
+  const requests: { method: string; cookie: unknown }[] = [];
   server.httpServer.on("request", (request: { method?: string; headers: Record<string, unknown>; socket: Socket }) => {
+    requests.push({ method: request.method ?? "", cookie: request.headers.cookie });
     if (request.method !== "GET") return;
     const session = request.headers["acp-session-id"] !== undefined;
     if (session && request.headers["last-event-id"] !== undefined) resumed++;
@@ -74,6 +79,7 @@ async function startEndpoint(gates: Gates, allowedOrigins: string[] = []) {
   return {
     server,
     origins,
+    requests,
     /** Session streams that came back with `Last-Event-ID`. */
     get resumed() {
       return resumed;
@@ -185,6 +191,12 @@ describe("our client in headless Chromium over Streamable HTTP", () => {
     // Cross-origin for real: the endpoint saw the page's Origin, and the page read the exposed header.
     expect(endpoint.origins).toEqual([pageOrigin]);
     expect(browser.connectionId).toMatch(/\S/);
+    // `credentials: "include"`: after the initialize that set it, every request carried the
+    // cookie (preflights never carry credentials).
+    const [initialize, ...after] = endpoint.requests.filter((r) => r.method !== "OPTIONS");
+    expect(initialize).toMatchObject({ method: "POST", cookie: undefined });
+    expect(after.length).toBeGreaterThan(10);
+    expect(after.filter((r) => r.cookie !== "acp-affinity=one")).toEqual([]);
     // Every gate dropped the session's stream, and each time it came back resuming from Last-Event-ID.
     expect(cuts).toBe(GATES.length);
     expect(endpoint.resumed).toBeGreaterThanOrEqual(cuts);
