@@ -12,7 +12,7 @@ interface ExportEntry {
   import?: string;
 }
 
-function sourceAliases(): { find: RegExp; replacement: string }[] {
+export function sourceAliases(): { find: RegExp; replacement: string }[] {
   const aliases: { find: RegExp; replacement: string }[] = [];
   const dir = join(repoRoot, "packages");
   for (const name of readdirSync(dir)) {

@@ -155,7 +155,7 @@ function missingParts(chromium) {
   if (!chromium) {
     missing.push(
       `Chromium not found (${process.env.CHROMIUM_PATH ? `CHROMIUM_PATH=${process.env.CHROMIUM_PATH}` : "none on PATH"}): ` +
-        "the browser tests of @acp-kit/transport-ws and @acp-kit/cli are skipped. Install it: `apt-get install chromium`",
+        "the browser tests of @acp-kit/transport-ws, @acp-kit/transport-http and @acp-kit/cli are skipped. Install it: `apt-get install chromium`",
     );
   }
   if (!process.env.ACP_KIT_PG_URL) {

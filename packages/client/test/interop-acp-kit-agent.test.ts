@@ -1,53 +1,22 @@
 // Our client against our agent SDK (@acp-kit/agent), in process over an in-memory pair.
-import { defineAgent } from "@acp-kit/agent";
 import { createInMemoryTransportPair } from "@acp-kit/protocol/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectToAgent, textOf } from "../src/index.js";
+import { allowOnce } from "./support/allow-once.js";
+import { kitAgent } from "./support/kit-agent.js";
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0)) await fn();
 });
 
-const agent = defineAgent({
-  info: { name: "kit-agent", version: "0.0.0" },
-  async prompt(turn) {
-    if (turn.text.startsWith("edit")) {
-      await turn.say("Editing.");
-      const call = turn.toolCall({ title: "Edit main.ts", kind: "edit" });
-      const decision = await call.requestPermission();
-      if (!decision.granted) {
-        await call.fail();
-        return "end_turn";
-      }
-      await call.start();
-      const terminal = turn.terminal({ command: "npm test", cwd: "/w" });
-      await call.showTerminal(terminal.id);
-      await terminal.write("ok\n");
-      await terminal.exit({ exitCode: 0 });
-      await call.complete();
-      await turn.say("Done.");
-      return "end_turn";
-    }
-    // Long work that only stops when cancelled.
-    const call = turn.toolCall({ title: "Watch", kind: "execute" });
-    await call.start();
-    await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
-    return "cancelled";
-  },
-});
-
 async function connect() {
   const [clientEnd, agentEnd] = createInMemoryTransportPair();
-  const served = agent.serve(agentEnd);
+  const served = kitAgent.serve(agentEnd);
   cleanup.push(async () => served.close?.());
   const client = await connectToAgent(clientEnd, {
     info: { name: "acp-kit-client", version: "0.0.0" },
-    handlers: {
-      requestPermission: (request) => ({
-        outcome: { outcome: "selected", optionId: request.options.find((o) => o.kind === "allow_once")!.optionId },
-      }),
-    },
+    handlers: allowOnce,
   });
   cleanup.push(() => client.close());
   return client;

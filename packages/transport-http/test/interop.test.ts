@@ -1,16 +1,13 @@
 // Interop with the official SDK 2.4.0 over Streamable HTTP, both directions: its
 // createHttpStream client against our server, and our connectHttp client against its AcpServer
 // (through its Node adapter). Each direction runs a turn with a permission request and a
-// cancelled turn.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+// cancelled turn; interop-resume.test.ts resumes sessions across connections both ways.
 import { textOf } from "@acp-kit/client";
 import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
-import { createNodeHttpHandler } from "@agentclientprotocol/sdk/experimental/node";
-import { AcpServer } from "@agentclientprotocol/sdk/experimental/server";
 import * as acp from "@agentclientprotocol/sdk/experimental/v2";
 import { describe, expect, it } from "vitest";
 import { connectHttp } from "../src/index.js";
+import { startSdkServer } from "./sdk-agent.js";
 import { connectClient, onCleanup, startAgentServer } from "./support.js";
 
 describe("the SDK's createHttpStream against our server", () => {
@@ -64,85 +61,9 @@ describe("the SDK's createHttpStream against our server", () => {
   });
 });
 
-/** A small v2 agent written with the SDK: streams a reply, asks permission, or runs until cancelled. */
-function sdkAgent(): acp.AgentApp {
-  const work = new Map<string, AbortController>();
-  return acp
-    .agent({ name: "sdk-http-agent" })
-    .onRequest("initialize", () => ({
-      protocolVersion: 2,
-      info: { name: "sdk-http-agent", version: "2.4.0" },
-      capabilities: { session: {} },
-    }))
-    .onRequest("session/new", () => ({ sessionId: `sdk_${crypto.randomUUID()}` }))
-    .onRequest("session/prompt", async ({ params, client }) => {
-      const { sessionId } = params;
-      const update = (u: acp.SessionUpdate) => client.notify("session/update", { sessionId, update: u });
-      const controller = new AbortController();
-      work.set(sessionId, controller);
-      await update({ sessionUpdate: "state_update", state: "running" });
-      const userId = `user_${crypto.randomUUID()}`;
-      await update({ sessionUpdate: "user_message", messageId: userId, content: params.prompt });
-      const text = params.prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
-      void (async () => {
-        let stopReason: "end_turn" | "cancelled" = "end_turn";
-        const messageId = `msg_${crypto.randomUUID()}`;
-        if (text.startsWith("/slow")) {
-          for (let i = 0; !controller.signal.aborted; i++) {
-            await update({
-              sessionUpdate: "agent_message_chunk",
-              messageId,
-              content: { type: "text", text: `tick ${i} ` },
-            });
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-          stopReason = "cancelled";
-        } else {
-          await update({
-            sessionUpdate: "agent_message_chunk",
-            messageId,
-            content: { type: "text", text: "Hello from the SDK." },
-          });
-          const toolCallId = `call_${crypto.randomUUID()}`;
-          await update({
-            sessionUpdate: "tool_call_update",
-            toolCallId,
-            title: "Edit",
-            kind: "edit",
-            status: "pending",
-          });
-          const answer = await client.request("session/request_permission", {
-            sessionId,
-            title: "Allow?",
-            options: [
-              { optionId: "allow", name: "Allow", kind: "allow_once" },
-              { optionId: "reject", name: "Reject", kind: "reject_once" },
-            ],
-            subject: { type: "tool_call", toolCall: { toolCallId, status: "pending" } },
-          });
-          const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
-          await update({ sessionUpdate: "tool_call_update", toolCallId, status: allowed ? "completed" : "failed" });
-        }
-        await update({ sessionUpdate: "state_update", state: "idle", stopReason } as acp.SessionUpdate);
-      })();
-      return { messageId: userId };
-    })
-    .onNotification("session/cancel", ({ params }) => {
-      work.get(params.sessionId)?.abort();
-    });
-}
-
 describe("our connectHttp against the SDK's AcpServer", () => {
   it("a turn with a permission request, then a cancelled turn", async () => {
-    const acpServer = new AcpServer({ createAgent: sdkAgent });
-    const http = createServer(createNodeHttpHandler(acpServer));
-    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-    onCleanup(async () => {
-      await acpServer.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    });
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/acp`;
+    const url = await startSdkServer();
     const transport = await connectHttp(url);
     const client = await connectClient(transport);
     expect(transport.connectionId).toMatch(/\S+/);

@@ -1,6 +1,7 @@
-import { defineAgent } from "@acp-kit/agent";
 import { connectToAgent } from "@acp-kit/client";
 import { afterEach } from "vitest";
+import { allowOnce } from "../../client/test/support/allow-once.js";
+import { kitAgent } from "../../client/test/support/kit-agent.js";
 import { type AcpHttpServer, type AcpHttpServerOptions, createAcpHttpServer } from "../src/node/index.js";
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -12,34 +13,8 @@ export function onCleanup(cleanup: () => Promise<unknown> | unknown): void {
   cleanups.push(cleanup);
 }
 
-/** A turn with text, a tool call behind a permission request, and a turn that runs until cancelled. */
-export const testAgent = defineAgent({
-  info: { name: "http-test-agent", version: "0.0.0" },
-  async prompt(turn) {
-    if (turn.text.startsWith("edit")) {
-      await turn.say("Editing.");
-      const call = turn.toolCall({ title: "Edit main.ts", kind: "edit" });
-      const decision = await call.requestPermission();
-      if (!decision.granted) {
-        await call.fail();
-        return "end_turn";
-      }
-      await call.start();
-      await call.complete();
-      await turn.say("Done.");
-      return "end_turn";
-    }
-    const count = /^count (\d+)/.exec(turn.text);
-    if (count) {
-      for (let i = 0; i < Number(count[1]); i++) await turn.say(`chunk ${i} `);
-      return "end_turn";
-    }
-    const call = turn.toolCall({ title: "Watch", kind: "execute" });
-    await call.start();
-    await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
-    return "cancelled";
-  },
-});
+/** The agent the client tests drive (a permission, a terminal, a turn that runs until cancelled). */
+export const testAgent = kitAgent;
 
 export async function startAgentServer(options: Partial<AcpHttpServerOptions> = {}): Promise<AcpHttpServer> {
   const server = await createAcpHttpServer({
@@ -51,15 +26,6 @@ export async function startAgentServer(options: Partial<AcpHttpServerOptions> = 
   onCleanup(() => server.close());
   return server;
 }
-
-export const allowOnce = {
-  requestPermission: (request: { options: { kind: string; optionId: string }[] }) => ({
-    outcome: {
-      outcome: "selected" as const,
-      optionId: (request.options.find((o) => o.kind === "allow_once") ?? request.options[0])?.optionId ?? "",
-    },
-  }),
-};
 
 export async function connectClient(transport: Parameters<typeof connectToAgent>[0]) {
   const client = await connectToAgent(transport, {

@@ -7,6 +7,7 @@ import {
   type SecureServerOptions,
 } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
+import { endpointUrl, tcpAddressOf } from "@acp-kit/protocol/endpoint";
 import type { Transport } from "@acp-kit/protocol/jsonrpc";
 import {
   type AcpWebSocketServer,
@@ -191,10 +192,7 @@ class NodeEndpoint implements AcpHttpServer {
   ) {}
 
   address(): AddressInfo {
-    const address = this.httpServer.address();
-    if (address === null || typeof address === "string")
-      throw new Error("The ACP HTTP server is not listening on a TCP port");
-    return address;
+    return tcpAddressOf(this.httpServer.address(), "The ACP HTTP server");
   }
 
   get port(): number {
@@ -202,9 +200,7 @@ class NodeEndpoint implements AcpHttpServer {
   }
 
   get url(): string {
-    const { address, family } = this.address();
-    const host = family === "IPv6" ? `[${address}]` : address;
-    return `${this.scheme}://${host}:${this.port}${this.path}`;
+    return endpointUrl(this.scheme, this.address(), this.path);
   }
 
   close(): Promise<void> {

@@ -1,22 +1,9 @@
 /** Origin and authentication checks of the Streamable HTTP endpoint (the WebSocket server's rules). */
-import type { HttpAuthenticate, HttpAuthRefused, OriginPolicy } from "./options.js";
+import { createBearerTokenCheck, readBearerToken } from "@acp-kit/protocol/endpoint";
+import type { HttpAuthenticate, HttpAuthRefused } from "./options.js";
 
-function normalizeOrigin(origin: string): string {
-  const trimmed = origin.trim();
-  if (trimmed === "null") return "null";
-  try {
-    return new URL(trimmed).origin.toLowerCase();
-  } catch {
-    return trimmed.toLowerCase();
-  }
-}
-
-/** A request without `Origin` is a non-browser client and passes; one with it must be allowed. */
-export function createOriginCheck(policy: OriginPolicy | undefined): (origin: string | undefined) => boolean {
-  if (typeof policy === "function") return (origin) => origin === undefined || policy(origin);
-  const allowed = new Set((policy ?? []).map(normalizeOrigin));
-  return (origin) => origin === undefined || allowed.has(normalizeOrigin(origin));
-}
+// The Origin check is the one every endpoint uses (the WebSocket server's too).
+export { createOriginCheck } from "@acp-kit/protocol/endpoint";
 
 export type AccessOutcome = { ok: true; principal: unknown } | { ok: false; refusal: HttpAuthRefused };
 
@@ -59,41 +46,6 @@ export function httpBearerToken(
   tokens: string | readonly string[],
   options: HttpBearerTokenOptions = {},
 ): HttpAuthenticate {
-  const expected = typeof tokens === "string" ? [tokens] : [...tokens];
-  if (expected.length === 0) throw new TypeError("httpBearerToken needs at least one token");
-  const digests = Promise.all(expected.map(digest));
-  const realm = options.realm ?? "acp";
-  return async (request) => {
-    const header = request.headers.get("authorization");
-    const presented = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-    if (presented === undefined) {
-      return {
-        ok: false,
-        status: 401,
-        message: "Missing bearer token",
-        headers: { "WWW-Authenticate": `Bearer realm="${realm}"` },
-      };
-    }
-    const candidate = await digest(presented);
-    let match = false;
-    // Every token is compared, so timing does not tell which one (or whether any) matched.
-    for (const token of await digests) match = equalDigests(token, candidate) || match;
-    if (match) return true;
-    return {
-      ok: false,
-      status: 401,
-      message: "Invalid bearer token",
-      headers: { "WWW-Authenticate": `Bearer realm="${realm}", error="invalid_token"` },
-    };
-  };
-}
-
-async function digest(value: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
-}
-
-function equalDigests(a: Uint8Array, b: Uint8Array): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < a.length && i < b.length; i++) difference |= (a[i] as number) ^ (b[i] as number);
-  return difference === 0;
+  const check = createBearerTokenCheck(tokens, { name: "httpBearerToken", realm: options.realm ?? "acp" });
+  return (request) => check(readBearerToken(request.headers.get("authorization")));
 }

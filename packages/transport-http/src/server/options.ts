@@ -1,8 +1,8 @@
 /** The options of the Streamable HTTP handler and their defaults (docs/limits.md lists them). */
+import type { OriginPolicy } from "@acp-kit/protocol/endpoint";
 import type { Logger, Transport } from "@acp-kit/protocol/jsonrpc";
 
-/** Which browser origins may call the endpoint: a list of origins, or a predicate. */
-export type OriginPolicy = readonly string[] | ((origin: string) => boolean);
+export type { OriginPolicy };
 
 /** Refuse the request with an HTTP status (default 401). */
 export interface HttpAuthRefused {

@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { createBearerTokenCheck, readBearerToken } from "@acp-kit/protocol/endpoint";
 
 /** Accept the upgrade; `principal` (who the caller is) is handed to `onConnection`. */
 export interface AuthAccepted {
@@ -37,44 +37,9 @@ export interface BearerTokenOptions {
  * tokens (compared in constant time). Missing or wrong token: 401 before the upgrade.
  */
 export function bearerToken(tokens: string | readonly string[], options: BearerTokenOptions = {}): Authenticate {
-  const expected = (typeof tokens === "string" ? [tokens] : [...tokens]).map(digest);
-  if (expected.length === 0) throw new TypeError("bearerToken needs at least one token");
-  const realm = options.realm ?? "acp";
-  return (request) => {
-    const presented = readBearer(request) ?? readQuery(request, options.queryParameter);
-    if (presented === undefined) {
-      return {
-        ok: false,
-        status: 401,
-        message: "Missing bearer token",
-        headers: { "WWW-Authenticate": `Bearer realm="${realm}"` },
-      };
-    }
-    const candidate = digest(presented);
-    // Check every token so timing does not reveal which one (or whether any) matched.
-    let match = false;
-    for (const token of expected) match = timingSafeEqual(token, candidate) || match;
-    if (!match) {
-      return {
-        ok: false,
-        status: 401,
-        message: "Invalid bearer token",
-        headers: { "WWW-Authenticate": `Bearer realm="${realm}", error="invalid_token"` },
-      };
-    }
-    return true;
-  };
-}
-
-function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
-}
-
-function readBearer(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
+  const check = createBearerTokenCheck(tokens, { name: "bearerToken", realm: options.realm ?? "acp" });
+  return (request) =>
+    check(readBearerToken(request.headers.authorization) ?? readQuery(request, options.queryParameter));
 }
 
 function readQuery(request: IncomingMessage, name: string | undefined): string | undefined {

@@ -5,6 +5,7 @@
  * @module @acp-kit/transport-ws/node
  */
 
+export type { OriginPolicy } from "@acp-kit/protocol/endpoint";
 export {
   type BackoffOptions,
   backoffDelay,
@@ -34,7 +35,6 @@ export {
 export { connectWebSocket, type NodeConnectWebSocketOptions } from "./connect-websocket.js";
 export { AcpCookieJar } from "./cookie-jar.js";
 export { DEFAULT_KEEPALIVE_INTERVAL_MS, DEFAULT_KEEPALIVE_TIMEOUT_MS, type KeepaliveOptions } from "./keepalive.js";
-export type { OriginPolicy } from "./origin.js";
 export { createAcpWebSocketServer } from "./server.js";
 export {
   ACP_CONNECTION_ID_HEADER,

@@ -2,11 +2,11 @@
 import type { Server as HttpServer, IncomingMessage } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { OriginPolicy } from "@acp-kit/protocol/endpoint";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { WebSocketTransport, WebSocketTransportOptions } from "../websocket-transport.js";
 import type { Authenticate } from "./authenticate.js";
 import type { KeepaliveOptions } from "./keepalive.js";
-import type { OriginPolicy } from "./origin.js";
 
 /** The header carrying the server-chosen id of an ACP connection. */
 export const ACP_CONNECTION_ID_HEADER = "Acp-Connection-Id";

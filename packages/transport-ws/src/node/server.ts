@@ -3,6 +3,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { createOriginCheck, endpointUrl, tcpAddressOf } from "@acp-kit/protocol/endpoint";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
 import type { WebSocket, WebSocketServer } from "ws";
@@ -10,7 +11,6 @@ import { CloseCodes } from "../close-codes.js";
 import { DEFAULT_MAX_PAYLOAD } from "../websocket-transport.js";
 import { type Authenticate, type AuthRefused, authenticateWithin } from "./authenticate.js";
 import { enforceMemoryBudget } from "./memory-budget.js";
-import { createOriginCheck } from "./origin.js";
 import {
   ACP_CONNECTION_ID_HEADER,
   type AcpConnectionInfo,
@@ -106,10 +106,7 @@ class Endpoint implements AcpWebSocketServer {
   }
 
   address(): AddressInfo {
-    const address = this.httpServer.address();
-    if (address === null || typeof address === "string")
-      throw new Error("The ACP WebSocket server is not listening on a TCP port");
-    return address;
+    return tcpAddressOf(this.httpServer.address(), "The ACP WebSocket server");
   }
 
   get port(): number {
@@ -117,10 +114,7 @@ class Endpoint implements AcpWebSocketServer {
   }
 
   get url(): string {
-    const { address, family } = this.address();
-    const host = family === "IPv6" ? `[${address}]` : address;
-    const scheme = "setSecureContext" in this.httpServer ? "wss" : "ws";
-    return `${scheme}://${host}:${this.port}${this.path}`;
+    return endpointUrl("setSecureContext" in this.httpServer ? "wss" : "ws", this.address(), this.path);
   }
 
   get connections(): number {

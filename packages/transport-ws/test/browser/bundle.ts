@@ -1,18 +1,26 @@
 import { join } from "node:path";
 import { build, type Metafile, type Plugin } from "esbuild";
+import { sourceAliases } from "../../../../vitest.shared.ts";
 
 const packageDir = join(import.meta.dirname, "..", "..");
-const protocolJsonrpc = join(packageDir, "..", "protocol", "src", "jsonrpc", "index.ts");
 
-/** Resolves the protocol package to its TypeScript source, as the vitest aliases do. */
-const protocolFromSource: Plugin = {
-  name: "acp-kit-protocol-source",
+/** Resolves the workspace packages (`@acp-kit/*`, `#name`) to their TypeScript sources, as the vitest aliases do. */
+const workspaceFromSource: Plugin = {
+  name: "acp-kit-workspace-source",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^@acp-kit\/protocol\/jsonrpc$/ }, () => ({ path: protocolJsonrpc }));
+    const aliases = sourceAliases();
+    pluginBuild.onResolve({ filter: /^(?:@acp-kit\/|#)/ }, (args) => {
+      const alias = aliases.find(({ find }) => find.test(args.path));
+      return alias ? { path: alias.replacement } : undefined;
+    });
   },
 };
 
-/** Bundles `entry` for browsers; fails if anything in its import graph needs Node. */
+/**
+ * Bundles `entry` for browsers; fails if anything in its import graph needs Node. The workspace
+ * packages come from source, so the browser runs the code under test (shared with
+ * packages/transport-http's browser test).
+ */
 export async function bundleForBrowser(entry: string): Promise<{ code: string; metafile: Metafile }> {
   const result = await build({
     entryPoints: [entry],
@@ -23,7 +31,7 @@ export async function bundleForBrowser(entry: string): Promise<{ code: string; m
     write: false,
     metafile: true,
     logLevel: "silent",
-    plugins: [protocolFromSource],
+    plugins: [workspaceFromSource],
   });
   return { code: result.outputFiles[0]!.text, metafile: result.metafile };
 }

@@ -1,4 +1,4 @@
-/** Which browser origins may open a WebSocket: a list of origins, or a predicate. */
+/** Which browser origins may call an ACP endpoint: a list of origins, or a predicate. */
 export type OriginPolicy = readonly string[] | ((origin: string) => boolean);
 
 /** Lower-cased `scheme://host[:port]`, the form browsers send; `null` stays `null`. */
@@ -13,14 +13,13 @@ export function normalizeOrigin(origin: string): string {
 }
 
 /**
- * Builds the Origin check. A request without an `Origin` header comes from a non-browser
- * client and passes (browsers always send one on WebSocket upgrades, so a web page cannot hide
- * it); a request with one passes only if the policy allows it.
+ * Builds the Origin check of an endpoint (WebSocket upgrades and Streamable HTTP requests alike).
+ * A request without an `Origin` header comes from a non-browser client and passes (browsers send
+ * one on WebSocket upgrades and cross-origin fetches, so a web page cannot hide it); a request
+ * with one passes only if the policy allows it. No policy allows no browser origin.
  */
 export function createOriginCheck(policy: OriginPolicy | undefined): (origin: string | undefined) => boolean {
-  if (typeof policy === "function") {
-    return (origin) => origin === undefined || policy(origin);
-  }
+  if (typeof policy === "function") return (origin) => origin === undefined || policy(origin);
   const allowed = new Set((policy ?? []).map(normalizeOrigin));
   return (origin) => origin === undefined || allowed.has(normalizeOrigin(origin));
 }
