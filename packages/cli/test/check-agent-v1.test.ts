@@ -279,6 +279,51 @@ describe("check agent: scripted v1 agents, one fault each", () => {
     expect(row(report, "cancel.stop-reason-cancelled")?.status).toBe("pass");
   });
 
+  // More than the 10 s the cancel rows once allowed, within the --timeout given.
+  const settlesSlowly: AgentStep[] = [
+    { waitFor: "session/cancel", timeoutMs: 20_000 },
+    { sleep: 10_500 },
+    { respond: { stopReason: "cancelled" } },
+  ];
+  it.each<[string, AgentStep[]]>([
+    ["cancel", [chunk("working"), ...settlesSlowly]],
+    [
+      "permission-cancel",
+      [
+        { update: { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Edit", status: "pending" } },
+        {
+          request: "session/request_permission",
+          wait: false,
+          params: {
+            sessionId: "$sessionId",
+            toolCall: { toolCallId: "call_1" },
+            options: [{ optionId: "ok", name: "OK", kind: "allow_once" }],
+          },
+        },
+        ...settlesSlowly,
+      ],
+    ],
+  ])(
+    "%s: a turn that takes 10.5 s to settle after the cancel passes with --timeout 14000",
+    async (scenario, steps) => {
+      const file = join(dir, `slow-${scenario}.json`);
+      writeFileSync(file, JSON.stringify({ initialize: v1Initialize(), prompts: [steps] }));
+      const { report } = await check([
+        "--only",
+        scenario,
+        "--timeout",
+        "14000",
+        "--",
+        process.execPath,
+        scriptedAgentBin,
+        file,
+      ]);
+      expect(row(report, `${scenario}.stop-reason-cancelled`)).toMatchObject({ status: "pass", version: 1 });
+      expect(blocking(report)).toEqual([]);
+    },
+    30_000,
+  );
+
   it("an agent that takes a moment to start: the turn's end is not mistaken for work, the skip says so", async () => {
     const { report } = await run(
       "ends-slowly",
