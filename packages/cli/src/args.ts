@@ -17,7 +17,8 @@ check agent options:
   --prompt TEXT          a prompt that runs an ordinary turn (default "Say hello.")
   --permission-prompt T  a prompt that makes the agent ask for a permission (default: --prompt)
   --long-prompt TEXT     a prompt that starts a long, cancellable job (default "/slow")
-  --only a,b             run only these scenarios (initialize, prompt, cancel, permission, permission-cancel)
+  --only a,b             run only these scenarios (initialize, prompt, cancel, permission,
+                         permission-cancel, resume)
 check client options:
   --ws                   give the client a WebSocket URL for {agent} instead of a stdio command
   --cancel-signal SIG    how the client is made to cancel its turn (default SIGINT)

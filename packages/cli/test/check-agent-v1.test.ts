@@ -23,7 +23,19 @@ const blocking = (report: Report) =>
   report.rows
     .filter((r) => r.status === "fail" && (r.tier === "MANDATORY" || r.tier === "CAPABILITY"))
     .map((r) => r.id);
-const sdkAgent = (...args: string[]) => ["--", process.execPath, "--import", tsxLoader, sdkV1AgentFixture, ...args];
+// Each run keeps its sessions in a store of its own, so that a fresh process of the agent loads them.
+const stores = mkdtempSync(join(tmpdir(), "acp-kit-v1-store-"));
+afterAll(() => rmSync(stores, { recursive: true, force: true }));
+const sdkAgent = (...args: string[]) => [
+  "--",
+  process.execPath,
+  "--import",
+  tsxLoader,
+  sdkV1AgentFixture,
+  "--store",
+  mkdtempSync(join(stores, "run-")),
+  ...args,
+];
 
 describe("check agent: a correct v1 agent on the official SDK", () => {
   it("negotiates 1, judges every row by v1 and comes out conformant", async () => {
@@ -39,6 +51,7 @@ describe("check agent: a correct v1 agent on the official SDK", () => {
       "session.list",
       "session.resume",
       "session.load",
+      "session.load-replay",
       "session.close",
       "prompt.response-stop-reason",
       "prompt.updates-valid",
@@ -70,7 +83,7 @@ describe("check agent: seeded defects in the SDK v1 agent", () => {
     ["bad-stop-reason", ["prompt"], ["prompt.response-stop-reason", "prompt.second.response-stop-reason"]],
     ["ignore-cancel", ["cancel"], ["cancel.stop-reason-cancelled"]],
     ["cancel-error", ["cancel"], ["cancel.response-stop-reason", "cancel.stop-reason-cancelled"]],
-    ["load-fails", ["initialize"], ["session.load"]],
+    ["load-fails", ["resume"], ["session.load"]],
     ["v2-update", ["prompt"], ["prompt.updates-valid", "prompt.second.updates-valid"]],
   ])("%s fails %j with %j", async (defect, only, failing) => {
     const { code, report } = await check(["--only", only.join(","), ...sdkAgent("--defect", defect)]);
@@ -79,10 +92,21 @@ describe("check agent: seeded defects in the SDK v1 agent", () => {
   });
 
   it("keeps the agent's error as sent: code, message and data", async () => {
-    const { report } = await check(["--only", "initialize", ...sdkAgent("--defect", "load-fails")]);
+    const { report } = await check(["--only", "resume", ...sdkAgent("--defect", "load-fails")]);
     expect(row(report, "session.load")?.evidence[0]).toMatch(
       /error response \(id \d+\) \{"code":-32002,"message":"Resource not found: v1_[^"]+","data":\{"uri":"v1_[^"]+"\}\}$/,
     );
+  });
+
+  it("a load without the replay fails the advisory replay row only", async () => {
+    const { code, report } = await check(["--only", "resume", ...sdkAgent("--defect", "load-no-replay")]);
+    expect(row(report, "session.load")?.status).toBe("pass");
+    expect(row(report, "session.load-replay")).toMatchObject({
+      status: "fail",
+      tier: "ADVISORY",
+      evidence: [expect.stringMatching(/^no user_message_chunk/), expect.stringMatching(/^no agent_message_chunk/)],
+    });
+    expect(code).toBe(0);
   });
 
   it("an agent that needs authentication: one clear row, the turns skipped with that reason", async () => {
@@ -116,6 +140,9 @@ describe("check agent: scripted v1 agents, one fault each", () => {
     update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
   });
   const ended: AgentStep = { respond: { stopReason: "end_turn" } };
+  const commands = (): AgentStep => ({
+    update: { sessionUpdate: "available_commands_update", availableCommands: [] },
+  });
   const run = async (name: string, script: AgentScript, only: string) => {
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(script));
@@ -204,7 +231,7 @@ describe("check agent: scripted v1 agents, one fault each", () => {
     [
       "sessionCapabilities.resume advertised, session/resume unknown",
       { initialize: v1Initialize({ sessionCapabilities: { resume: {} } }), prompts: [[ended]] },
-      "initialize",
+      "resume",
       "session.resume",
       /"code":-32601/,
     ],
@@ -233,6 +260,78 @@ describe("check agent: scripted v1 agents, one fault each", () => {
     expect(failed).toMatchObject({ status: "fail", version: 1 });
     expect(failed?.evidence.join("\n")).toMatch(evidence);
     if (tier === "MANDATORY" || tier === "CAPABILITY") expect(blocking(report)).toContain(failing);
+  });
+
+  it("the cancel waits for the turn's own work, not for an update the session sends by itself", async () => {
+    const slow: AgentStep[] = [
+      commands(),
+      { sleep: 300 },
+      chunk("working"),
+      { waitFor: "session/cancel", timeoutMs: 10_000 },
+      { respond: { stopReason: "cancelled" } },
+    ];
+    const { report } = await run("cancel-after-work", { initialize: v1Initialize(), prompts: [slow] }, "cancel");
+    const sent = row(report, "cancel.sent");
+    expect(sent?.evidence[0]).toMatch(/^after #(\d+) agent→client session\/update agent_message_chunk .*working/);
+    const workSeq = Number(/^after #(\d+)/.exec(sent?.evidence[0] ?? "")?.[1]);
+    const cancelSeq = Number(/^#(\d+) client→agent session\/cancel/.exec(sent?.evidence[1] ?? "")?.[1]);
+    expect(cancelSeq).toBeGreaterThan(workSeq);
+    expect(row(report, "cancel.stop-reason-cancelled")?.status).toBe("pass");
+  });
+
+  // More than the 10 s the cancel rows once allowed, within the --timeout given.
+  const settlesSlowly: AgentStep[] = [
+    { waitFor: "session/cancel", timeoutMs: 20_000 },
+    { sleep: 10_500 },
+    { respond: { stopReason: "cancelled" } },
+  ];
+  it.each<[string, AgentStep[]]>([
+    ["cancel", [chunk("working"), ...settlesSlowly]],
+    [
+      "permission-cancel",
+      [
+        { update: { sessionUpdate: "tool_call", toolCallId: "call_1", title: "Edit", status: "pending" } },
+        {
+          request: "session/request_permission",
+          wait: false,
+          params: {
+            sessionId: "$sessionId",
+            toolCall: { toolCallId: "call_1" },
+            options: [{ optionId: "ok", name: "OK", kind: "allow_once" }],
+          },
+        },
+        ...settlesSlowly,
+      ],
+    ],
+  ])(
+    "%s: a turn that takes 10.5 s to settle after the cancel passes with --timeout 14000",
+    async (scenario, steps) => {
+      const file = join(dir, `slow-${scenario}.json`);
+      writeFileSync(file, JSON.stringify({ initialize: v1Initialize(), prompts: [steps] }));
+      const { report } = await check([
+        "--only",
+        scenario,
+        "--timeout",
+        "14000",
+        "--",
+        process.execPath,
+        scriptedAgentBin,
+        file,
+      ]);
+      expect(row(report, `${scenario}.stop-reason-cancelled`)).toMatchObject({ status: "pass", version: 1 });
+      expect(blocking(report)).toEqual([]);
+    },
+    30_000,
+  );
+
+  it("an agent that takes a moment to start: the turn's end is not mistaken for work, the skip says so", async () => {
+    const { report } = await run(
+      "ends-slowly",
+      { initialize: v1Initialize(), prompts: [[commands(), { sleep: 200 }, ended]] },
+      "cancel",
+    );
+    expect(row(report, "cancel.idle-cancelled")?.status).toBe("skip");
+    expect(row(report, "cancel.sent")).toBeUndefined();
   });
 
   it("a long prompt that ends before the cancel: the cancel rows are skipped, saying so", async () => {

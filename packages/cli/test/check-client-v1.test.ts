@@ -64,6 +64,9 @@ describe("check client: a v1 client on the official SDK", () => {
     ["image", "basic", "client.prompt-content", /block type "image" was not advertised/],
     ["unadvertised", "basic", "client.advertised-methods", /session\/load/],
     ["exit-early", "basic", "client.completes-turn", /went away before the turn reached its prompt response/],
+    ["new-first", "basic", "client.initialize-first", /client→agent session\/new/],
+    ["strict-meta", "unknown-variants", "client.tolerates-unknown-variants", /the client exited with 3/],
+    ["fail-on-cancelled", "permission-cancel", "client.completes-cancel", /the client exited with 1/],
     [
       "no-mcp-servers",
       "basic",

@@ -9,9 +9,11 @@ import { sameJson } from "../same-json.js";
 import { schemaCheck } from "../schema-check.js";
 import { CHECK_INITIALIZE, describeAuthMethods, isAuthRefusal, newSession, readInitialize } from "./negotiated.js";
 import { permissionCancelScenario, permissionScenario } from "./permission-scenarios.js";
+import { resumeScenario } from "./resume-scenario.js";
 import { judgeOptions, lastFromAgent, lastOf, open, type Scenario } from "./scenario-context.js";
 import { checkSessionSurface } from "./session-surface.js";
 import { judgeTurn } from "./turn-judge.js";
+import { isSessionLevel } from "./turn-wire.js";
 
 export { AuthRequired, type ScenarioContext } from "./scenario-context.js";
 
@@ -242,23 +244,28 @@ export const cancelScenario: Scenario = {
     const { client, options } = ctx;
     client.permissions = "allow";
     const call = client.prompt(sessionId, options.longPrompt);
-    const begun = await client.log.waitFor(
-      (e) =>
-        e.from === "agent" &&
-        is.update(undefined, sessionId)(e) &&
-        !String(asMessage(e.message).params?.update?.sessionUpdate).startsWith("user_message") &&
-        !is.state("running", sessionId)(e),
-      { after: call.request.seq, timeoutMs: 5_000 },
-    );
     // v2 ends a turn with its idle, v1 with the prompt's response.
-    const endedAlready = client.log.find(
-      (e) =>
-        e.from === "agent" &&
-        (negotiated.version === 1
-          ? is.responseTo(asMessage(call.request.message).id)(e)
-          : is.state("idle", sessionId)(e)),
-      call.request.seq,
-    );
+    const turnEnd = (e: WireEntry) =>
+      e.from === "agent" &&
+      (negotiated.version === 1
+        ? is.responseTo(asMessage(call.request.message).id)(e)
+        : is.state("idle", sessionId)(e));
+    // The cancel goes once the turn's own work is under way (or the turn ended by itself), waited
+    // for as long as a turn may take: an update the session sends by itself (available commands,
+    // config options, a title) says nothing about the turn, and a cancel sent before the work
+    // began races the agent's own setup.
+    const isWork = (e: WireEntry) =>
+      e.from === "agent" &&
+      is.update(undefined, sessionId)(e) &&
+      !String(asMessage(e.message).params?.update?.sessionUpdate).startsWith("user_message") &&
+      !is.update("state_update", sessionId)(e) &&
+      !isSessionLevel(e);
+    const seen = await client.log.waitFor((e) => isWork(e) || turnEnd(e), {
+      after: call.request.seq,
+      timeoutMs: options.turnTimeoutMs,
+    });
+    const begun = seen && isWork(seen) ? seen : undefined;
+    const endedAlready = client.log.find(turnEnd, call.request.seq);
     if (endedAlready) {
       ctx.rows.skip(
         "cancel.idle-cancelled",
@@ -273,13 +280,13 @@ export const cancelScenario: Scenario = {
       client.log.filter((e) => e.from === "client" && is.notification("session/cancel")(e)),
     ) as WireEntry;
     ctx.rows.add("cancel.sent", "INFO", "session/cancel sent during the turn", "pass", [
-      begun ? `after ${describeEntry(begun, 120)}` : "no work update seen within 5 s",
+      begun ? `after ${describeEntry(begun, 120)}` : `no work update for the turn within ${options.turnTimeoutMs} ms`,
       describeEntry(cancelEntry),
     ]);
+    // The turn then has the whole --timeout to settle: a slow agent is not failed for its pace.
     await judgeTurn(client.log, sessionId, call, ctx.rows, {
       ...judgeOptions(ctx, negotiated, "cancel"),
       expectStopReason: "cancelled",
-      turnTimeoutMs: Math.min(options.turnTimeoutMs, 10_000),
     });
   },
 };
@@ -290,4 +297,5 @@ export const SCENARIOS: Scenario[] = [
   cancelScenario,
   permissionScenario,
   permissionCancelScenario,
+  resumeScenario,
 ];

@@ -1,8 +1,9 @@
 /**
- * The session methods an agent owes for what it advertised. v2: the `capabilities.session`
- * baseline — resume (with a state snapshot before the response), close — and delete when
- * `session.delete` is advertised. v1: each of `sessionCapabilities.resume`, `.close`, `.delete`
- * and `loadSession` on its own. Answers are validated by the negotiated version's schema.
+ * The session methods an agent owes for what it advertised, asked on the open session. v2: the
+ * `capabilities.session` baseline — resume (with a state snapshot before the response), close —
+ * and delete when `session.delete` is advertised. v1: each of `sessionCapabilities.close` and
+ * `.delete` on its own (v1's resume and `loadSession` restore a session in a fresh agent:
+ * resume-scenario.ts). Answers are validated by the negotiated version's schema.
  */
 import { asMessage, describeEntry, is, type ScriptedClient, type WireEntry } from "@acp-kit/testkit";
 import { describeAnswer } from "../evidence.js";
@@ -46,28 +47,18 @@ export async function checkSessionSurface(
     answer.entry !== undefined &&
     schemaCheck(v, method, "result", asMessage(answer.entry.message).result).ok;
 
-  if (advertised.resume) {
+  // v1's resume and load are asked of a fresh agent after a turn (resume-scenario.ts).
+  if (v === 2 && advertised.resume) {
     const before = client.log.lastSeq;
-    const params = v === 1 ? { sessionId, cwd, mcpServers: [] } : { sessionId, cwd };
-    const resumed = await call(client, "session/resume", params);
+    const resumed = await call(client, "session/resume", { sessionId, cwd });
     rows.add(
       "session.resume",
       "CAPABILITY",
-      v === 1
-        ? "session/resume succeeds for a known session (sessionCapabilities.resume is advertised)"
-        : "session/resume succeeds for a known session (baseline of the session capability)",
+      "session/resume succeeds for a known session (baseline of the session capability)",
       passes(resumed, "session/resume"),
       evidence(resumed, "session/resume"),
     );
-    if (v === 1)
-      rows.onlyIn(
-        2,
-        "session.resume-snapshot",
-        "CAPABILITY",
-        "a resume sends a state_update snapshot before its response",
-        "v1 has no state_update",
-      );
-    else if (resumed.ok && resumed.entry) {
+    if (resumed.ok && resumed.entry) {
       const snapshot = client.log.find(
         (e) =>
           e.from === "agent" && is.update("state_update", sessionId)(e) && e.seq < (resumed.entry as WireEntry).seq,
@@ -85,32 +76,13 @@ export async function checkSessionSurface(
         ],
       );
     }
-  } else
+  } else if (v === 2)
     rows.skip(
       "session.resume",
       "CAPABILITY",
       "session/resume succeeds for a known session",
       notAdvertised("sessionCapabilities.resume"),
     );
-
-  if (v === 2)
-    rows.onlyIn(
-      1,
-      "session.load",
-      "CAPABILITY",
-      "session/load replays a known session (loadSession)",
-      "v2 resumes with replayFrom instead",
-    );
-  else if (advertised.load) {
-    const loaded = await call(client, "session/load", { sessionId, cwd, mcpServers: [] });
-    rows.add(
-      "session.load",
-      "CAPABILITY",
-      "session/load succeeds for a known session (loadSession is advertised)",
-      passes(loaded, "session/load"),
-      evidence(loaded, "session/load"),
-    );
-  } else rows.skip("session.load", "CAPABILITY", "session/load replays a known session", notAdvertised("loadSession"));
 
   if (advertised.close) {
     const closed = await call(client, "session/close", { sessionId });

@@ -16,6 +16,19 @@ export type TurnJudge = (
   options: JudgeOptions,
 ) => Promise<TurnOutcome>;
 
+/** Updates that belong to the session, not to a turn: an agent may send them at any time. */
+const SESSION_LEVEL = new Set([
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
+]);
+
+/** A session/update whose kind is one of the session's own, not a turn's work. */
+export const isSessionLevel = (e: WireEntry): boolean =>
+  SESSION_LEVEL.has(String(asMessage(e.message).params?.update?.sessionUpdate));
+
 /** `test`, for entries the agent sent only. */
 export const fromAgent =
   (test: (e: WireEntry) => boolean) =>

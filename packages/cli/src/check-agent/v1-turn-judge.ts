@@ -9,19 +9,10 @@ import { asMessage, describeEntry, is } from "@acp-kit/testkit";
 import { describeAnswer } from "../evidence.js";
 import type { RowSink } from "../report.js";
 import type { TurnOutcome } from "./turn-judge.js";
-import { addUpdatesValidRow, fromAgent, type TurnJudge } from "./turn-wire.js";
+import { addUpdatesValidRow, fromAgent, isSessionLevel, type TurnJudge } from "./turn-wire.js";
 
 /** v1's stop reasons: a closed enum. */
 const V1_STOP_REASONS = ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"];
-
-/** Updates that belong to the session, not to a turn: they may come at any time. */
-const SESSION_LEVEL = new Set([
-  "available_commands_update",
-  "current_mode_update",
-  "config_option_update",
-  "session_info_update",
-  "usage_update",
-]);
 
 /** The v2 turn rows, skipped for a v1 agent (`prefix.` + id, tier, title, why v1 has none). */
 export const V2_TURN_ROWS: [string, "MANDATORY" | "ADVISORY", string, string][] = [
@@ -120,11 +111,7 @@ export const judgeV1Turn: TurnJudge = async (log, sessionId, call, rows, options
 
   if (response) {
     const late = log.filter(
-      fromAgent(
-        (e) =>
-          is.update(undefined, sessionId)(e) &&
-          !SESSION_LEVEL.has(String(asMessage(e.message).params?.update?.sessionUpdate)),
-      ),
+      fromAgent((e) => is.update(undefined, sessionId)(e) && !isSessionLevel(e)),
       response.seq,
     );
     rows.add(
