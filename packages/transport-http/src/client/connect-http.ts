@@ -1,11 +1,12 @@
 import {
+  type BackoffOptions,
+  backoffDelay,
   ConnectionError,
   ConnectionErrorKinds,
   type Logger,
   type Transport,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
-import { type BackoffOptions, backoffDelay } from "@acp-kit/transport-ws";
 import {
   ACP_CONNECTION_ID_HEADER,
   ACP_SESSION_ID_HEADER,
