@@ -5,10 +5,6 @@
  * @module @acp-kit/transport-ws
  */
 
-export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
-export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
-export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
-export { type CloseCode, CloseCodes } from "./close-codes.js";
 // The reconnect helper lives in the transport-neutral core; exported here as before.
 export {
   type BackoffOptions,
@@ -21,6 +17,10 @@ export {
   type ReconnectingConnectionOptions,
   type ReconnectingState,
 } from "@acp-kit/protocol/jsonrpc";
+export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
+export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
+export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
+export { type CloseCode, CloseCodes } from "./close-codes.js";
 export {
   DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_BUFFERED_BYTES,
