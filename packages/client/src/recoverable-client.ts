@@ -236,11 +236,15 @@ class Recoverable implements RecoverableClient {
       );
       return done;
     });
-    // Reported once the connection is up, so a handler can use `client` and `session()`.
     const reports = await Promise.all(resumes);
-    queueMicrotask(() => {
-      for (const report of reports) report();
-    });
+    // Reported once this connection is the live one, so a handler can use `client` and `session()`
+    // (an attempt that fails after this is not reported: the next one resumes and reports).
+    void this.#connection.ready().then(
+      (live) => {
+        if (live === client) for (const report of reports) report();
+      },
+      () => {},
+    );
   }
 
   async #resume(client: AcpClient, sessionId: string, tracked: Tracked): Promise<ClientSession> {

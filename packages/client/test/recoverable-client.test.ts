@@ -63,11 +63,16 @@ describe("connectRecoverable", () => {
     const agent = echoAgent();
     const link = pairs(() => agent);
     const recoveries: SessionRecovery[] = [];
+    const handles: unknown[] = [];
     const acp = await connectRecoverable({
       info,
       connect: link.connect,
       reconnect: { backoff: { initialMs: 1, maxMs: 5 } },
-      onRecovery: (event) => recoveries.push(event),
+      onRecovery: (event) => {
+        recoveries.push(event);
+        // The handler sees the new connection already live.
+        handles.push(acp.session(event.sessionId));
+      },
     });
     cleanup.push(() => acp.close());
     const first = await acp.newSession({ cwd: "/a" });
@@ -88,6 +93,7 @@ describe("connectRecoverable", () => {
       [first.sessionId, "connection_lost", true],
       [second.sessionId, "connection_lost", true],
     ]);
+    expect(handles).toEqual(recoveries.map((r) => r.session));
     // The same stores, rebuilt from the replay in one change each.
     expect(acp.session(first.sessionId)?.store).toBe(first.store);
     expect([timeline(first.store.getSnapshot()), timeline(second.store.getSnapshot())]).toEqual(before);
