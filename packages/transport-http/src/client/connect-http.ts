@@ -78,6 +78,11 @@ const ENDS_SESSION = new Set(["session/close", "session/delete"]);
  * the answer is kept from the connection.
  */
 const STREAM_BARRIER_METHOD = "_acp-kit/stream_barrier";
+/** Barrier request ids (strings; the client's own connection numbers its requests). */
+const BARRIER_ID_PREFIX = "acp-kit-barrier-";
+const BARRIER_ID_KEY_PREFIX = `s:${BARRIER_ID_PREFIX}`;
+/** How long a barrier's answer is waited for before the client goes on without it. */
+const BARRIER_TIMEOUT_MS = 10_000;
 /** POST statuses after which the connection is unusable. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 
@@ -159,14 +164,24 @@ class HttpClient implements HttpClientTransport {
    */
   private barrier(sessionId: string): Promise<void> {
     return new Promise((resolve) => {
-      const id = `acp-kit-barrier-${++this.barrierCount}`;
-      this.barriers.set(`s:${id}`, resolve);
+      const id = `${BARRIER_ID_PREFIX}${++this.barrierCount}`;
+      // An agent that never answers must not hold the connection stream: after a while, go on.
+      const timer = setTimeout(() => {
+        if (!this.barriers.delete(`s:${id}`)) return;
+        this.options.logger?.warn?.(`ACP HTTP: no answer to the stream barrier of session ${sessionId}; going on`);
+        resolve();
+      }, BARRIER_TIMEOUT_MS);
+      this.barriers.set(`s:${id}`, () => {
+        clearTimeout(timer);
+        resolve();
+      });
       const payload = JSON.stringify({ jsonrpc: "2.0", id, method: STREAM_BARRIER_METHOD, params: { sessionId } });
       try {
         void Promise.resolve(this.send(payload)).catch(() => undefined);
       } catch {
+        // Not sent (the connection ended): nothing to wait for.
+        this.barriers.get(`s:${id}`)?.();
         this.barriers.delete(`s:${id}`);
-        resolve();
       }
     });
   }
@@ -316,11 +331,12 @@ class HttpClient implements HttpClientTransport {
   /** One event of any stream (`stream`: its session; undefined, the connection stream), in its stream's order. */
   async received(data: string, stream: string | undefined): Promise<void> {
     const shape = shapeOf(parseJson(data));
-    const barrier = shape.kind === "response" && shape.idKey !== undefined ? this.barriers.get(shape.idKey) : undefined;
-    if (barrier !== undefined && shape.idKey !== undefined) {
+    if (shape.kind === "response" && shape.idKey?.startsWith(BARRIER_ID_KEY_PREFIX)) {
+      // A barrier's answer (or a late one, after its wait was over) is ours alone.
+      const barrier = this.barriers.get(shape.idKey);
       this.barriers.delete(shape.idKey);
       this.requests.delete(shape.idKey);
-      return barrier();
+      return barrier?.();
     }
     if (shape.kind === "request" && shape.idKey !== undefined && shape.sessionId !== undefined)
       this.agentRequests.set(shape.idKey, shape.sessionId);
