@@ -164,6 +164,13 @@ function missingParts(chromium) {
         "its README example and the fleet e2e test are skipped. Install it: `apt-get install postgresql`",
     );
   }
+  const proxies = ["nginx", "haproxy"].filter((name) => !existsSync(`/usr/sbin/${name}`));
+  if (proxies.length > 0) {
+    missing.push(
+      `${proxies.join(" and ")} not found (no ${proxies.map((name) => `/usr/sbin/${name}`).join(", ")}): ` +
+        `the HTTP fleet e2e test behind ${proxies.length === 2 ? "them" : "it"} is skipped. Install: \`apt-get install -y ${proxies.join(" ")}\``,
+    );
+  }
   return missing;
 }
 

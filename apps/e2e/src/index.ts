@@ -1,6 +1,9 @@
 // @acp-kit/e2e: helpers for the end-to-end suites (real processes, real sockets).
 
 export * from "./agents.js";
+export * from "./h2-fetch.js";
+export * from "./http-agents.js";
+export * from "./http-proxies.js";
 export * from "./interop-drivers.js";
 export * from "./interop-matrix.js";
 export * from "./interop-v1-drivers.js";

@@ -23,6 +23,14 @@ export type { ForegroundWork, WorkState } from "./foreground-work.js";
 export { selectPermissionOption } from "./permission.js";
 export { type PromptInput, toPromptContent } from "./prompt-content.js";
 export {
+  connectRecoverable,
+  type RecoverableClient,
+  type RecoverableClientOptions,
+  type RecoveryReason,
+  type ReplayGapSource,
+  type SessionRecovery,
+} from "./recoverable-client.js";
+export {
   classifyResumeFailure,
   type OpenedSession,
   type OpenSessionOptions,

@@ -7,7 +7,12 @@
  * @module @acp-kit/transport-http
  */
 
-export { type ConnectHttpOptions, connectHttp, type HttpClientTransport } from "./client/connect-http.js";
+export {
+  type ConnectHttpOptions,
+  connectHttp,
+  type HttpClientTransport,
+  type ReplayGap,
+} from "./client/connect-http.js";
 export { type SseEvent, SseParser, type SseParserHandlers } from "./client/sse-parser.js";
 export { type HttpBearerTokenOptions, httpBearerToken } from "./server/access.js";
 export { type AcpHttpHandler, createAcpHttpHandler } from "./server/handler.js";

@@ -5,12 +5,10 @@
  * @module @acp-kit/transport-ws
  */
 
-export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
-export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
-export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
-export { type CloseCode, CloseCodes } from "./close-codes.js";
-export { type BackoffOptions, backoffDelay } from "./reconnect/backoff.js";
+// The reconnect helper lives in the transport-neutral core; exported here as before.
 export {
+  type BackoffOptions,
+  backoffDelay,
   type ConnectedInfo,
   createReconnectingConnection,
   type DisconnectedInfo,
@@ -18,7 +16,11 @@ export {
   type ReconnectingConnection,
   type ReconnectingConnectionOptions,
   type ReconnectingState,
-} from "./reconnect/reconnecting-connection.js";
+} from "@acp-kit/protocol/jsonrpc";
+export { BrowserWebSocketTransport, type BrowserWebSocketTransportOptions } from "./browser/browser-transport.js";
+export { type ConnectWebSocketOptions, connectWebSocket } from "./browser/connect-websocket.js";
+export type { StandardWebSocket, StandardWebSocketConstructor } from "./browser/websocket-like.js";
+export { type CloseCode, CloseCodes } from "./close-codes.js";
 export {
   DEFAULT_HIGH_WATER_MARK,
   DEFAULT_MAX_BUFFERED_BYTES,

@@ -1,10 +1,11 @@
 /**
- * The JSON-RPC 2.0 core: `Connection`, the `Transport` contract, the in-memory pair and web-stream
- * adapters.
+ * The JSON-RPC 2.0 core: `Connection`, the `Transport` contract, the in-memory pair, web-stream
+ * adapters and the reconnect helper (`createReconnectingConnection`, `backoffDelay`).
  *
  * @module @acp-kit/protocol/jsonrpc
  */
 
+export { type BackoffOptions, backoffDelay } from "./backoff.js";
 export { BeforeWriteListeners } from "./before-write.js";
 export { CANCEL_REQUEST_METHOD, type CancelRequestParams } from "./cancellation.js";
 export {
@@ -52,6 +53,15 @@ export {
   rateLimitWarnings,
   type WarningRateLimit,
 } from "./rate-limited-logger.js";
+export {
+  type ConnectedInfo,
+  createReconnectingConnection,
+  type DisconnectedInfo,
+  isRetryableConnectError,
+  type ReconnectingConnection,
+  type ReconnectingConnectionOptions,
+  type ReconnectingState,
+} from "./reconnecting-connection.js";
 export { type JsonRpcMessageStream, streamFromTransport, transportFromStream } from "./stream-adapters.js";
 export type * from "./transport.js";
 export { tapTransport, utf8Length, type WireEvent, WireObserver, type WireTap } from "./wire-observer.js";

@@ -1,11 +1,12 @@
 import {
+  type BackoffOptions,
+  backoffDelay,
   ConnectionError,
   ConnectionErrorKinds,
   type Logger,
   type Transport,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
-import { type BackoffOptions, backoffDelay } from "@acp-kit/transport-ws";
 import {
   ACP_CONNECTION_ID_HEADER,
   ACP_SESSION_ID_HEADER,
@@ -31,9 +32,13 @@ export interface ConnectHttpOptions {
   /**
    * A reconnected stream lost messages (the server's replay window no longer had them).
    * `sessionId` is the stream's session (undefined: the connection stream); `session/resume`
-   * with replay brings that session's state back.
+   * with replay brings that session's state back. A session's gap is reported once the stream
+   * delivered what it still had from before (see `HttpClientTransport.onReplayGap`), so a resume
+   * sent then gets its replay after every stale event. A gap on the connection stream may have
+   * lost responses: the connection then ends (a `ConnectionError`, `details.reason: "replay_gap"`).
+   * `connectRecoverable` of `@acp-kit/client` does both recoveries itself.
    */
-  onReplayGap?: (info: { sessionId: string | undefined }) => void;
+  onReplayGap?: (info: ReplayGap) => void;
   /** Largest server-sent event in characters; larger ends the connection. Default 32 Mi. */
   maxEventChars?: number;
   /** Output queued for POSTs past which `send` asks the caller to wait. Default 1 MiB. */
@@ -41,16 +46,43 @@ export interface ConnectHttpOptions {
   logger?: Logger;
 }
 
+/** A reopened stream missed events past the server's replay window. */
+export interface ReplayGap {
+  /** The stream's session; undefined for the connection stream. */
+  sessionId: string | undefined;
+}
+
 /** The client side of one ACP connection over Streamable HTTP. */
 export interface HttpClientTransport extends Transport {
   /** The `Acp-Connection-Id` the server gave on `initialize` (undefined before). */
   readonly connectionId: string | undefined;
+  /**
+   * Adds a listener of replay gaps (as the `onReplayGap` option, for whoever holds the transport);
+   * returns a function that removes it. A listener that throws is logged. A session's gap is
+   * reported once the stream delivered what the server still had from before (a barrier request,
+   * `_acp-kit/stream_barrier`, whose answer comes on the session stream after them), so a resume
+   * sent then gets its replay after every stale event.
+   */
+  onReplayGap(listener: (gap: ReplayGap) => void): () => void;
 }
 
 /** Requests whose results name a session whose stream the client opens. */
 const OPENS_SESSION = new Set(["session/new", "session/load", "session/resume", "session/fork"]);
+/** Requests whose replay (on the session stream) must reach the client before their answer. */
+const REPLAYS_SESSION = new Set(["session/load", "session/resume"]);
 /** Requests whose success ends a session, and with it its stream. */
 const ENDS_SESSION = new Set(["session/close", "session/delete"]);
+/**
+ * The method of the barrier request: an extension no agent implements, sent on a session's stream
+ * so that its answer (any answer, -32601 as a rule) comes after everything queued there before;
+ * the answer is kept from the connection.
+ */
+const STREAM_BARRIER_METHOD = "_acp-kit/stream_barrier";
+/** Barrier request ids (strings; the client's own connection numbers its requests). */
+const BARRIER_ID_PREFIX = "acp-kit-barrier-";
+const BARRIER_ID_KEY_PREFIX = `s:${BARRIER_ID_PREFIX}`;
+/** How long a barrier's answer is waited for before the client goes on without it. */
+const BARRIER_TIMEOUT_MS = 10_000;
 /** POST statuses after which the connection is unusable. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 
@@ -94,6 +126,10 @@ class HttpClient implements HttpClientTransport {
   private readonly agentRequests = new Map<string, string>();
   private ended = false;
   private readonly highWaterMark: number;
+  private readonly gapListeners = new Set<(gap: ReplayGap) => void>();
+  /** Barriers in flight (their request id key → the gap they report once answered). */
+  private readonly barriers = new Map<string, () => void>();
+  private barrierCount = 0;
 
   constructor(
     readonly url: URL,
@@ -105,6 +141,68 @@ class HttpClient implements HttpClientTransport {
 
   start(sink: TransportSink): void {
     this.sink = sink;
+  }
+
+  onReplayGap(listener: (gap: ReplayGap) => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+
+  /** A stream reopened past the server's window; a connection stream's gap ends the connection. */
+  replayGap(sessionId: string | undefined): void {
+    if (sessionId === undefined) {
+      this.reportGap(undefined);
+      return;
+    }
+    // Reported once the stream delivered what it held from before, so a resume's replay follows it.
+    void this.barrier(sessionId).then(() => this.reportGap(sessionId));
+  }
+
+  /**
+   * Settles once `sessionId`'s stream delivered every event the server queued on it before now:
+   * the answer to a request on the session stream comes after them (see `STREAM_BARRIER_METHOD`).
+   */
+  private barrier(sessionId: string): Promise<void> {
+    return new Promise((resolve) => {
+      const id = `${BARRIER_ID_PREFIX}${++this.barrierCount}`;
+      // An agent that never answers must not hold the connection stream: after a while, go on.
+      const timer = setTimeout(() => {
+        if (!this.barriers.delete(`s:${id}`)) return;
+        this.options.logger?.warn?.(`ACP HTTP: no answer to the stream barrier of session ${sessionId}; going on`);
+        resolve();
+      }, BARRIER_TIMEOUT_MS);
+      this.barriers.set(`s:${id}`, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      const payload = JSON.stringify({ jsonrpc: "2.0", id, method: STREAM_BARRIER_METHOD, params: { sessionId } });
+      try {
+        void Promise.resolve(this.send(payload)).catch(() => undefined);
+      } catch {
+        // Not sent (the connection ended): nothing to wait for.
+        this.barriers.get(`s:${id}`)?.();
+        this.barriers.delete(`s:${id}`);
+      }
+    });
+  }
+
+  private reportGap(sessionId: string | undefined): void {
+    const gap: ReplayGap = { sessionId };
+    for (const listener of [this.options.onReplayGap, ...this.gapListeners]) {
+      try {
+        listener?.(gap);
+      } catch (error) {
+        this.options.logger?.error?.("ACP HTTP: an onReplayGap listener threw", error);
+      }
+    }
+    if (sessionId === undefined)
+      this.fail(
+        new ConnectionError(
+          ConnectionErrorKinds.Closed,
+          "The connection stream lost events past the server's replay window (responses may be missing)",
+          { details: { reason: "replay_gap" } },
+        ),
+      );
   }
 
   send(payload: string): void | Promise<void> {
@@ -124,6 +222,7 @@ class HttpClient implements HttpClientTransport {
     await this.posts;
     if (this.ended) return;
     this.ended = true;
+    this.releaseBarriers();
     for (const stream of this.streams.values()) stream.stop();
     if (this.connectionId !== undefined) {
       await this.request("DELETE", {}).catch(() => undefined);
@@ -209,6 +308,14 @@ class HttpClient implements HttpClientTransport {
 
   /** A request the server would not take: its caller gets a JSON-RPC error; anything else is logged. */
   private refuseLocally(shape: MessageShape, message: string, cause?: unknown, data?: unknown): void {
+    const barrier = shape.idKey === undefined ? undefined : this.barriers.get(shape.idKey);
+    if (barrier !== undefined && shape.idKey !== undefined) {
+      // The barrier could not be sent: there is nothing to wait for.
+      this.barriers.delete(shape.idKey);
+      this.requests.delete(shape.idKey);
+      barrier();
+      return;
+    }
     if (shape.kind === "request" && shape.idKey !== undefined) {
       this.requests.delete(shape.idKey);
       const id = shape.idKey.startsWith("n:") ? Number(shape.idKey.slice(2)) : shape.idKey.slice(2);
@@ -221,9 +328,16 @@ class HttpClient implements HttpClientTransport {
 
   // ---- receiving ----
 
-  /** One event of any stream, in its stream's order. */
-  async received(data: string): Promise<void> {
+  /** One event of any stream (`stream`: its session; undefined, the connection stream), in its stream's order. */
+  async received(data: string, stream: string | undefined): Promise<void> {
     const shape = shapeOf(parseJson(data));
+    if (shape.kind === "response" && shape.idKey?.startsWith(BARRIER_ID_KEY_PREFIX)) {
+      // A barrier's answer (or a late one, after its wait was over) is ours alone.
+      const barrier = this.barriers.get(shape.idKey);
+      this.barriers.delete(shape.idKey);
+      this.requests.delete(shape.idKey);
+      return barrier?.();
+    }
     if (shape.kind === "request" && shape.idKey !== undefined && shape.sessionId !== undefined)
       this.agentRequests.set(shape.idKey, shape.sessionId);
     let ends: string | undefined;
@@ -237,6 +351,9 @@ class HttpClient implements HttpClientTransport {
         else if (OPENS_SESSION.has(request.method) && request.sessionId !== undefined)
           this.streamFor(request.sessionId);
         if (ENDS_SESSION.has(request.method)) ends = request.sessionId;
+        // The replay came on the session stream; an answer on another stream waits for it.
+        if (REPLAYS_SESSION.has(request.method) && request.sessionId !== undefined && stream !== request.sessionId)
+          await this.barrier(request.sessionId);
       }
     }
     await this.deliver(data);
@@ -282,6 +399,13 @@ class HttpClient implements HttpClientTransport {
     return response;
   }
 
+  /** The connection ended: nothing waits on a barrier any more. */
+  private releaseBarriers(): void {
+    const waiting = [...this.barriers.values()];
+    this.barriers.clear();
+    for (const release of waiting) release();
+  }
+
   get isEnded(): boolean {
     return this.ended;
   }
@@ -289,6 +413,7 @@ class HttpClient implements HttpClientTransport {
   fail(error: ConnectionError): void {
     if (this.ended) return;
     this.ended = true;
+    this.releaseBarriers();
     for (const stream of this.streams.values()) stream.stop();
     if (this.connectionId !== undefined) void this.request("DELETE", {}).catch(() => undefined);
     this.cookies.clear();
@@ -398,11 +523,11 @@ class EventStream {
         parser.push(value);
         for (const event of events.splice(0)) {
           onData();
-          if (event.type === "message") await this.client.received(event.data);
-          else if (event.type === REPLAY_GAP_EVENT) this.client.options.onReplayGap?.({ sessionId: this.sessionId });
+          if (event.type === "message") await this.client.received(event.data, this.sessionId);
+          else if (event.type === REPLAY_GAP_EVENT) this.client.replayGap(this.sessionId);
           // Acknowledged only once delivered: a reconnect asks again for what was not.
           this.lastEventId = event.lastEventId;
-          if (this.stopped) return "ended";
+          if (this.stopped || this.client.isEnded) return "ended";
         }
       }
     } finally {

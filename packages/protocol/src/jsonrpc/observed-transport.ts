@@ -1,5 +1,5 @@
-import type { Transport, TransportSink } from "@acp-kit/protocol/jsonrpc";
-import { ConnectionError } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError } from "./errors.js";
+import type { Transport, TransportSink } from "./transport.js";
 
 /**
  * Wraps a transport to learn when it ends without taking the sink away from the caller's

@@ -1,7 +1,8 @@
-import type { Logger } from "@acp-kit/protocol/jsonrpc";
-import { ConnectionError, ConnectionErrorKinds, type Transport } from "@acp-kit/protocol/jsonrpc";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
+import { ConnectionError, ConnectionErrorKinds } from "./errors.js";
+import type { Logger } from "./logger.js";
 import { ObservedTransport } from "./observed-transport.js";
+import type { Transport } from "./transport.js";
 
 export interface ConnectedInfo {
   /** 1-based attempt number within the current outage (or the first connect). */
@@ -22,7 +23,7 @@ export interface ReconnectingConnectionOptions<T> {
   connect(attempt: number, signal: AbortSignal): Promise<Transport>;
   /**
    * Builds the caller's connection on the transport and brings it up: create a `Connection`
-   * (which starts the transport), send `initialize`, and after a reconnect `session/resume`.
+   * (which starts the transport), send the protocol's handshake, and after a reconnect resume what was open.
    * Whatever it returns becomes `current`. A throw counts as a failed attempt.
    */
   onConnected(transport: Transport, info: ConnectedInfo): T | Promise<T>;
@@ -68,13 +69,13 @@ export function isRetryableConnectError(error: unknown): boolean {
 
 /**
  * Keeps a connection up across drops. Transport-level and generic: it opens transports with
- * `connect`, lets `onConnected` build and initialize the caller's connection on each, and on an
+ * `connect`, lets `onConnected` build and bring up the caller's connection on each, and on an
  * unexpected end retries with exponential backoff and jitter until a budget runs out.
  *
  * It never resends anything: when a transport drops, its sink is told with a `ConnectionError`,
  * so the caller's connection fails the requests that were in flight (they may or may not have
  * been processed; the caller decides). Messages lost while disconnected are not replayed by the
- * transport; `session/resume` with replay in `onConnected` recovers session state.
+ * transport; resuming with replay in `onConnected` (e.g. ACP's session resume) recovers state.
  */
 export function createReconnectingConnection<T>(options: ReconnectingConnectionOptions<T>): ReconnectingConnection<T> {
   return new Reconnector(options);
