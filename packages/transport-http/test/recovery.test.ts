@@ -13,9 +13,10 @@ import {
   type SessionSnapshot,
 } from "@acp-kit/client";
 import { describe, expect, it, vi } from "vitest";
+import { allowOnce } from "../../client/test/support/allow-once.js";
 import { connectHttp } from "../src/index.js";
 import { type AcpHttpServer, createAcpHttpServer } from "../src/node/index.js";
-import { allowOnce, onCleanup } from "./support.js";
+import { onCleanup } from "./support.js";
 
 /**
  * Forwards to `target`. `hold()` parks new connections until `release()`; `cutStreams()` destroys
