@@ -6,6 +6,7 @@ import {
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
 import { type BackoffOptions, backoffDelay } from "@acp-kit/transport-ws";
+import { scanNotification } from "../notification-scan.js";
 import {
   ACP_CONNECTION_ID_HEADER,
   ACP_SESSION_ID_HEADER,
@@ -222,7 +223,13 @@ class HttpClient implements HttpClientTransport {
   // ---- receiving ----
 
   /** One event of any stream, in its stream's order. */
-  async received(data: string): Promise<void> {
+  received(data: string): void | PromiseLike<void> {
+    // A notification changes nothing here: straight to the connection, unparsed.
+    if (scanNotification(data)) return this.deliver(data);
+    return this.receivedMessage(data);
+  }
+
+  private async receivedMessage(data: string): Promise<void> {
     const shape = shapeOf(parseJson(data));
     if (shape.kind === "request" && shape.idKey !== undefined && shape.sessionId !== undefined)
       this.agentRequests.set(shape.idKey, shape.sessionId);
@@ -246,9 +253,9 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  private deliver(payload: string): Promise<void> {
-    if (this.ended || !this.sink) return Promise.resolve();
-    return Promise.resolve(this.sink.message(payload));
+  private deliver(payload: string): void | PromiseLike<void> {
+    if (this.ended || !this.sink) return;
+    return this.sink.message(payload);
   }
 
   private streamFor(sessionId: string | undefined): EventStream {
@@ -398,8 +405,11 @@ class EventStream {
         parser.push(value);
         for (const event of events.splice(0)) {
           onData();
-          if (event.type === "message") await this.client.received(event.data);
-          else if (event.type === REPLAY_GAP_EVENT) this.client.options.onReplayGap?.({ sessionId: this.sessionId });
+          if (event.type === "message") {
+            // Awaited only when the connection asks to wait (its inbound backpressure).
+            const delivered = this.client.received(event.data);
+            if (delivered) await delivered;
+          } else if (event.type === REPLAY_GAP_EVENT) this.client.options.onReplayGap?.({ sessionId: this.sessionId });
           // Acknowledged only once delivered: a reconnect asks again for what was not.
           this.lastEventId = event.lastEventId;
           if (this.stopped) return "ended";

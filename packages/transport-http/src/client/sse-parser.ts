@@ -24,7 +24,7 @@ export class SseParser {
   private pending = "";
   private sawCr = false;
   private started = false;
-  private data: string[] = [];
+  private readonly data: string[] = [];
   private dataChars = 0;
   private type = "";
   private lastEventId = "";
@@ -69,11 +69,22 @@ export class SseParser {
       this.dispatch();
       return;
     }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
+    // Nearly every line is "data: …" or "id: …": name them without slicing the field out.
+    let field: string;
+    let value: string;
+    if (line.startsWith("data: ")) {
+      field = "data";
+      value = line.slice(6);
+    } else if (line.startsWith("id: ")) {
+      field = "id";
+      value = line.slice(4);
+    } else {
+      if (line.startsWith(":")) return;
+      const colon = line.indexOf(":");
+      field = colon === -1 ? line : line.slice(0, colon);
+      value = colon === -1 ? "" : line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+    }
     switch (field) {
       case "event":
         this.type = value;
@@ -97,8 +108,8 @@ export class SseParser {
     const type = this.type || "message";
     this.type = "";
     if (this.data.length === 0) return;
-    const data = this.data.join("\n");
-    this.data = [];
+    const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join("\n");
+    this.data.length = 0;
     this.dataChars = 0;
     this.handlers.event({ type, data, lastEventId: this.lastEventId });
   }

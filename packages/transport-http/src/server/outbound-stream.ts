@@ -3,11 +3,8 @@ import { REPLAY_GAP_EVENT } from "../wire.js";
 const encoder = new TextEncoder();
 /** How much one pull hands the response body at most (several events per write). */
 const MAX_CHUNK_BYTES = 64 * 1024;
-
-interface Event {
-  id: number;
-  bytes: Uint8Array;
-}
+/** Sent events dropped from the window before their slots are given back. */
+const COMPACT_AFTER = 4096;
 
 /** What the owning connection learns from a stream, to keep its byte budget. */
 export interface OutboundStreamOwner {
@@ -34,12 +31,23 @@ export type AttachResult =
  * One SSE stream of an ACP connection (the connection-scoped one, or one session's): events
  * are numbered, held while no receiver is attached, and the last `replayWindowBytes` of sent
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
+ *
+ * The events are one log: the replay window, then the queue, a cursor between them. An event
+ * is kept as the payload string the agent sent (no copy) and framed and encoded only when a
+ * receiver takes it, many events in one encoding: sending an event moves the cursor, a resume
+ * moves it back.
  */
 export class OutboundStream {
-  private nextId = 1;
-  private readonly queue: Event[] = [];
-  private readonly window: Event[] = [];
+  /** The data of event `base + k` at `k`, from `start` on (before: dropped from the window). */
+  private readonly data: (string | undefined)[] = [];
+  /** The size of event `base + k` on the wire (its SSE frame in UTF-8 bytes). */
+  private readonly sizes: number[] = [];
+  private base = 1;
+  /** The window is `[start, sent)`, the queue `[sent, data.length)`. */
+  private start = 0;
+  private sent = 0;
   private windowBytes = 0;
+  private queuedBytes = 0;
   private receiver: Receiver | undefined;
   private ending = false;
 
@@ -53,19 +61,27 @@ export class OutboundStream {
   }
 
   get queuedEvents(): number {
-    return this.queue.length;
+    return this.data.length - this.sent;
+  }
+
+  private get nextId(): number {
+    return this.base + this.data.length;
   }
 
   /** Queues one message as an SSE event; returns its size in bytes. */
   push(payload: string): number {
-    const id = this.nextId++;
+    const id = this.nextId;
     // JSON has no raw newlines, but a payload may be pretty-printed: one data line per line.
-    const data = payload.includes("\n") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
-    const bytes = encoder.encode(`id: ${id}\ndata: ${data}\n\n`);
-    this.queue.push({ id, bytes });
-    this.owner.queued(bytes.length);
+    const data =
+      payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
+    // "id: " id "\ndata: " data "\n\n"
+    const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
+    this.data.push(data);
+    this.sizes.push(size);
+    this.queuedBytes += size;
+    this.owner.queued(size);
     this.receiver?.wake();
-    return bytes.length;
+    return size;
   }
 
   /**
@@ -94,41 +110,41 @@ export class OutboundStream {
   /** Drops everything and closes the receiver now; returns the bytes that were still queued. */
   abort(): number {
     this.ending = true;
-    const dropped = this.queue.reduce((sum, event) => sum + event.bytes.length, 0);
-    this.queue.length = 0;
-    this.window.length = 0;
+    const dropped = this.queuedBytes;
+    this.base = this.nextId;
+    this.data.length = 0;
+    this.sizes.length = 0;
+    this.start = 0;
+    this.sent = 0;
     this.windowBytes = 0;
+    this.queuedBytes = 0;
     this.receiver?.finish();
     return dropped;
   }
 
   /** @internal The receiver's pull: the next chunk of queued events, or `undefined` if none. */
   take(): Uint8Array | undefined {
-    if (this.queue.length === 0) return undefined;
+    const end = this.data.length;
+    if (this.sent === end) return undefined;
     let size = 0;
-    let count = 0;
-    while (
-      count < this.queue.length &&
-      (count === 0 || size + (this.queue[count] as Event).bytes.length <= MAX_CHUNK_BYTES)
-    ) {
-      size += (this.queue[count] as Event).bytes.length;
-      count++;
+    let frames = "";
+    let k = this.sent;
+    while (k < end && (k === this.sent || size + (this.sizes[k] as number) <= MAX_CHUNK_BYTES)) {
+      size += this.sizes[k] as number;
+      frames += `id: ${this.base + k}\ndata: ${this.data[k]}\n\n`;
+      k++;
     }
-    const events = this.queue.splice(0, count);
-    const chunk = new Uint8Array(size);
-    let offset = 0;
-    for (const event of events) {
-      chunk.set(event.bytes, offset);
-      offset += event.bytes.length;
-      this.remember(event);
-    }
+    this.sent = k;
+    this.queuedBytes -= size;
+    this.windowBytes += size;
+    this.trimWindow();
     this.owner.taken(size);
-    return chunk;
+    return encoder.encode(frames);
   }
 
   /** @internal */
   get drainedAndEnding(): boolean {
-    return this.ending && this.queue.length === 0;
+    return this.ending && this.sent === this.data.length;
   }
 
   /** @internal The receiver went away (client disconnected, or replaced). */
@@ -138,44 +154,75 @@ export class OutboundStream {
     this.owner.receiverChanged();
   }
 
-  private remember(event: Event): void {
-    if (this.options.replayWindowBytes <= 0) return;
-    this.window.push(event);
-    this.windowBytes += event.bytes.length;
-    while (this.windowBytes > this.options.replayWindowBytes && this.window.length > 0) {
-      this.windowBytes -= (this.window.shift() as Event).bytes.length;
+  /** Drops the oldest sent events past the window's budget. */
+  private trimWindow(): void {
+    const budget = Math.max(0, this.options.replayWindowBytes);
+    while (this.windowBytes > budget && this.start < this.sent) {
+      this.windowBytes -= this.sizes[this.start] as number;
+      this.data[this.start] = undefined;
+      this.start++;
+    }
+    if (this.start >= COMPACT_AFTER && this.start * 2 >= this.data.length) {
+      this.data.splice(0, this.start);
+      this.sizes.splice(0, this.start);
+      this.base += this.start;
+      this.sent -= this.start;
+      this.start = 0;
     }
   }
 
-  /** Moves the window's events after `lastEventId` back to the queue; false if some are gone. */
+  /** Moves the cursor to the event after `lastEventId`; false if some of what follows it is gone. */
   private rewindTo(lastEventId: string): boolean {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
-    const firstKept = this.window[0]?.id ?? this.queue[0]?.id ?? this.nextId;
-    const complete = last + 1 >= firstKept;
-    const resend: Event[] = [];
-    while (this.window.length > 0 && (this.window[this.window.length - 1] as Event).id > last) {
-      const event = this.window.pop() as Event;
-      this.windowBytes -= event.bytes.length;
-      resend.unshift(event);
-    }
-    if (resend.length > 0) {
-      this.queue.unshift(...resend);
-      this.owner.queued(resend.reduce((sum, event) => sum + event.bytes.length, 0));
-    }
-    // Events still queued from an earlier resend that the client says it already has.
-    let known = 0;
-    let knownBytes = 0;
-    while (known < this.queue.length && (this.queue[known] as Event).id <= last) {
-      knownBytes += (this.queue[known] as Event).bytes.length;
-      known++;
-    }
-    if (known > 0) {
-      this.queue.splice(0, known);
-      this.owner.taken(knownBytes);
+    const complete = last + 1 >= this.base + this.start;
+    const target = Math.max(last + 1 - this.base, this.start);
+    let moved = 0;
+    if (target < this.sent) {
+      // Sent, not received: back to the queue.
+      for (let k = target; k < this.sent; k++) moved += this.sizes[k] as number;
+      this.sent = target;
+      this.windowBytes -= moved;
+      this.queuedBytes += moved;
+      this.owner.queued(moved);
+    } else if (target > this.sent) {
+      // Still queued from an earlier resend, but the client says it has them: they count as sent.
+      for (let k = this.sent; k < target; k++) moved += this.sizes[k] as number;
+      this.sent = target;
+      this.queuedBytes -= moved;
+      this.windowBytes += moved;
+      this.trimWindow();
+      this.owner.taken(moved);
     }
     return complete;
   }
+}
+
+function digits(id: number): number {
+  let count = 1;
+  for (let power = 10; id >= power; power *= 10) count++;
+  return count;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The UTF-8 length of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      // A surrogate pair: 2 UTF-16 units, 4 bytes.
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 const GAP_FRAME = encoder.encode(`event: ${REPLAY_GAP_EVENT}\ndata: {}\n\n`);
