@@ -22,145 +22,147 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
+/** What the scanners share while one payload is scanned (the scan is synchronous). */
+let text = "";
+/** The scan position; -1 once the payload proved to be something the scan does not answer for. */
+let at = 0;
+/** The first backslash at or after the last place looked (-1: none), so strings are checked once. */
+let nextEscape = -1;
+
 /**
  * `payload`'s method and session when it is a JSON-RPC notification (an object with a string
  * `method` and no `id`); `undefined` when it is anything else or the scan is not sure. For
  * valid JSON an answer always equals what parsing the payload would say.
  */
 export function scanNotification(payload: string): ScannedNotification | undefined {
-  let i = skipSpace(payload, 0);
-  if (payload.charCodeAt(i) !== OPEN_BRACE) return undefined;
-  i = skipSpace(payload, i + 1);
+  text = payload;
+  nextEscape = payload.indexOf("\\");
+  at = space(0);
   let method: string | undefined;
   let sessionId: string | undefined;
-  if (payload.charCodeAt(i) === CLOSE_BRACE) return undefined;
-  for (;;) {
-    const key = plainString(payload, i);
-    if (key === undefined) return undefined;
-    i = skipSpace(payload, key.end);
-    if (payload.charCodeAt(i) !== COLON) return undefined;
-    i = skipSpace(payload, i + 1);
-    if (key.text === "id") return undefined;
-    if (key.text === "method") {
-      const value = payload.charCodeAt(i) === QUOTE ? plainString(payload, i) : undefined;
+  const result = members(true, (key) => {
+    if (key === "id") return false;
+    if (key === "method") {
+      method = text.charCodeAt(at) === QUOTE ? plainString() : undefined;
       // Not a plain string: parsing decides (a non-string method is no notification anyway).
-      if (value === undefined) return undefined;
-      method = value.text;
-      i = value.end;
-    } else if (key.text === "params" && payload.charCodeAt(i) === OPEN_BRACE) {
-      const params = scanParams(payload, i);
-      if (params === undefined) return undefined;
-      sessionId = params.sessionId;
-      i = params.end;
-    } else {
-      if (key.text === "params") sessionId = undefined;
-      i = skipValue(payload, i);
-      if (i < 0) return undefined;
+      return method !== undefined;
     }
-    i = skipSpace(payload, i);
-    const next = payload.charCodeAt(i);
-    if (next === COMMA) {
-      i = skipSpace(payload, i + 1);
-      continue;
+    if (key === "params") {
+      sessionId = undefined;
+      if (text.charCodeAt(at) !== OPEN_BRACE) return skipValue();
+      return members(false, (inner) => {
+        if (inner !== "sessionId") return skipValue();
+        if (text.charCodeAt(at) !== QUOTE) {
+          sessionId = undefined;
+          return skipValue();
+        }
+        sessionId = plainString();
+        return sessionId !== undefined;
+      });
     }
-    if (next !== CLOSE_BRACE) return undefined;
-    break;
-  }
-  if (skipSpace(payload, i + 1) !== payload.length || method === undefined) return undefined;
+    return skipValue();
+  });
+  text = "";
+  if (!result || space(at) !== payload.length || method === undefined) return undefined;
   return { method, sessionId };
 }
 
-/** The `params` object at `start`: its string `sessionId` (the last one, as parsing keeps) and its end. */
-function scanParams(payload: string, start: number): { sessionId: string | undefined; end: number } | undefined {
-  let i = skipSpace(payload, start + 1);
-  let sessionId: string | undefined;
-  if (payload.charCodeAt(i) === CLOSE_BRACE) return { sessionId, end: i + 1 };
+/**
+ * The object at `at`: calls `member` with each key, `at` on its value; `member` moves `at` past
+ * the value and returns false to give up. `top`: the outermost object (the payload's own end is
+ * checked by the caller). Returns false when the scan gives up.
+ */
+function members(top: boolean, member: (key: string) => boolean): boolean {
+  if (text.charCodeAt(at) !== OPEN_BRACE) return false;
+  at = space(at + 1);
+  if (text.charCodeAt(at) === CLOSE_BRACE) {
+    at++;
+    // `{}` is no notification; an empty params object is fine.
+    return !top;
+  }
   for (;;) {
-    const key = plainString(payload, i);
-    if (key === undefined) return undefined;
-    i = skipSpace(payload, key.end);
-    if (payload.charCodeAt(i) !== COLON) return undefined;
-    i = skipSpace(payload, i + 1);
-    if (key.text === "sessionId") {
-      if (payload.charCodeAt(i) === QUOTE) {
-        const value = plainString(payload, i);
-        if (value === undefined) return undefined;
-        sessionId = value.text;
-        i = value.end;
-      } else {
-        sessionId = undefined;
-        i = skipValue(payload, i);
-      }
-    } else {
-      i = skipValue(payload, i);
-    }
-    if (i < 0) return undefined;
-    i = skipSpace(payload, i);
-    const next = payload.charCodeAt(i);
+    const key = plainString();
+    if (key === undefined) return false;
+    at = space(at);
+    if (text.charCodeAt(at) !== COLON) return false;
+    at = space(at + 1);
+    if (!member(key)) return false;
+    at = space(at);
+    const next = text.charCodeAt(at);
     if (next === COMMA) {
-      i = skipSpace(payload, i + 1);
+      at = space(at + 1);
       continue;
     }
-    if (next !== CLOSE_BRACE) return undefined;
-    return { sessionId, end: i + 1 };
+    if (next !== CLOSE_BRACE) return false;
+    at++;
+    return true;
   }
 }
 
-/** A string at `start` without escapes: its text and the index after its closing quote. */
-function plainString(payload: string, start: number): { text: string; end: number } | undefined {
-  if (payload.charCodeAt(start) !== QUOTE) return undefined;
-  const close = payload.indexOf('"', start + 1);
+/** The string at `at` when it has no escapes (`at` moves past it); undefined otherwise. */
+function plainString(): string | undefined {
+  if (text.charCodeAt(at) !== QUOTE) return undefined;
+  const close = text.indexOf('"', at + 1);
   if (close < 0) return undefined;
-  const text = payload.slice(start + 1, close);
-  if (text.includes("\\")) return undefined;
-  return { text, end: close + 1 };
+  if (nextEscape !== -1 && nextEscape < at) nextEscape = text.indexOf("\\", at);
+  if (nextEscape !== -1 && nextEscape < close) return undefined;
+  const value = text.slice(at + 1, close);
+  at = close + 1;
+  return value;
 }
 
-/** The index after the string whose opening quote is at `start`, or -1. */
-function stringEnd(payload: string, start: number): number {
-  let close = payload.indexOf('"', start + 1);
-  for (;;) {
-    if (close < 0) return -1;
+/** Moves `at` past the string whose opening quote is at `at`; false when it is not closed. */
+function skipString(): boolean {
+  let close = text.indexOf('"', at + 1);
+  if (nextEscape !== -1 && nextEscape < at) nextEscape = text.indexOf("\\", at);
+  // No backslash before the first quote: that quote closes it.
+  while (close >= 0 && nextEscape !== -1 && nextEscape < close) {
     let backslashes = 0;
-    while (payload.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes++;
+    while (text.charCodeAt(close - 1 - backslashes) === BACKSLASH) backslashes++;
     // An even run of backslashes escapes itself, not the quote.
-    if (backslashes % 2 === 0) return close + 1;
-    close = payload.indexOf('"', close + 1);
+    if (backslashes % 2 === 0) break;
+    close = text.indexOf('"', close + 1);
   }
+  if (close < 0) return false;
+  at = close + 1;
+  return true;
 }
 
-/** The index after the value at `start`, or -1 when it is cut short or its brackets do not match. */
-function skipValue(payload: string, start: number): number {
-  const first = payload.charCodeAt(start);
-  if (first === QUOTE) return stringEnd(payload, start);
+/** Moves `at` past the value there; false when it is cut short. */
+function skipValue(): boolean {
+  const first = text.charCodeAt(at);
+  if (first === QUOTE) return skipString();
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
-    let i = start;
-    for (; i < payload.length; i++) {
-      const code = payload.charCodeAt(i);
+    const start = at;
+    for (; at < text.length; at++) {
+      const code = text.charCodeAt(at);
       if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code <= 32) break;
     }
-    return i === start ? -1 : i;
+    return at > start;
   }
-  const closers: number[] = [];
-  for (let i = start; i < payload.length; i++) {
-    const code = payload.charCodeAt(i);
+  // Valid JSON nests properly, so a depth is enough; invalid JSON is the parser's to report.
+  let depth = 0;
+  for (; at < text.length; at++) {
+    const code = text.charCodeAt(at);
     if (code === QUOTE) {
-      i = stringEnd(payload, i) - 1;
-      if (i < 0) return -1;
-    } else if (code === OPEN_BRACE) closers.push(CLOSE_BRACE);
-    else if (code === OPEN_BRACKET) closers.push(CLOSE_BRACKET);
+      if (!skipString()) return false;
+      at--;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++;
     else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      if (closers.pop() !== code) return -1;
-      if (closers.length === 0) return i + 1;
+      depth--;
+      if (depth === 0) {
+        at++;
+        return true;
+      }
     }
   }
-  return -1;
+  return false;
 }
 
-function skipSpace(payload: string, start: number): number {
+function space(start: number): number {
   let i = start;
   for (;;) {
-    const code = payload.charCodeAt(i);
+    const code = text.charCodeAt(i);
     // JSON's whitespace: space, tab, LF, CR.
     if (code !== 32 && code !== 9 && code !== 10 && code !== 13) return i;
     i++;

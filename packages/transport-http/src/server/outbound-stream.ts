@@ -3,8 +3,6 @@ import { REPLAY_GAP_EVENT } from "../wire.js";
 const encoder = new TextEncoder();
 /** How much one pull hands the response body at most (several events per write). */
 const MAX_CHUNK_BYTES = 64 * 1024;
-/** Sent events dropped from the window before their slots are given back. */
-const COMPACT_AFTER = 4096;
 
 /** What the owning connection learns from a stream, to keep its byte budget. */
 export interface OutboundStreamOwner {
@@ -27,27 +25,43 @@ export type AttachResult =
   | { ok: true; body: ReadableStream<Uint8Array>; gap: boolean }
   | { ok: false; reason: "busy" | "ended" };
 
+/** Sent events, encoded: the replay window is a list of these (ids `firstId` on, in order). */
+interface SentBlock {
+  firstId: number;
+  bytes: Uint8Array;
+  /** Where each event ends in `bytes`. */
+  ends: number[];
+}
+
+/** The first block of a stream's window; each next one is twice as large, up to a chunk. */
+const FIRST_BLOCK_BYTES = 4 * 1024;
+
 /**
  * One SSE stream of an ACP connection (the connection-scoped one, or one session's): events
  * are numbered, held while no receiver is attached, and the last `replayWindowBytes` of sent
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
  *
- * The events are one log: the replay window, then the queue, a cursor between them. An event
- * is kept as the payload string the agent sent (no copy) and framed and encoded only when a
- * receiver takes it, many events in one encoding: sending an event moves the cursor, a resume
- * moves it back.
+ * An event waits as the payload string the agent sent (no copy) until a receiver takes it;
+ * then it is framed and encoded with the others taken at once, and the window keeps those
+ * bytes (off the JavaScript heap, no object per event) rather than the string. Resending is
+ * moving the cursor back over the window's bytes.
  */
 export class OutboundStream {
-  /** The data of event `base + k` at `k`, from `start` on (before: dropped from the window). */
-  private readonly data: (string | undefined)[] = [];
-  /** The size of event `base + k` on the wire (its SSE frame in UTF-8 bytes). */
-  private readonly sizes: number[] = [];
-  private base = 1;
-  /** The window is `[start, sent)`, the queue `[sent, data.length)`. */
-  private start = 0;
-  private sent = 0;
+  /** Events never sent, ids `nextId - (pending.length - head)` on. */
+  private readonly pending: (string | undefined)[] = [];
+  private readonly pendingSizes: number[] = [];
+  private head = 0;
+  /** Sent events, ids `startId` to `unsentId - 1`. */
+  private readonly blocks: SentBlock[] = [];
+  private startId = 1;
+  /** The next event a receiver gets (below `unsentId`: a resend). */
+  private cursor = 1;
+  private nextId = 1;
+  /** Bytes of `[startId, cursor)`. */
   private windowBytes = 0;
+  /** Bytes of `[cursor, nextId)`. */
   private queuedBytes = 0;
+  private blockBytes = FIRST_BLOCK_BYTES;
   private receiver: Receiver | undefined;
   private ending = false;
 
@@ -61,23 +75,23 @@ export class OutboundStream {
   }
 
   get queuedEvents(): number {
-    return this.data.length - this.sent;
+    return this.nextId - this.cursor;
   }
 
-  private get nextId(): number {
-    return this.base + this.data.length;
+  private get unsentId(): number {
+    return this.nextId - (this.pending.length - this.head);
   }
 
   /** Queues one message as an SSE event; returns its size in bytes. */
   push(payload: string): number {
-    const id = this.nextId;
+    const id = this.nextId++;
     // JSON has no raw newlines, but a payload may be pretty-printed: one data line per line.
     const data =
       payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
     // "id: " id "\ndata: " data "\n\n"
     const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
-    this.data.push(data);
-    this.sizes.push(size);
+    this.pending.push(data);
+    this.pendingSizes.push(size);
     this.queuedBytes += size;
     this.owner.queued(size);
     this.receiver?.wake();
@@ -111,11 +125,11 @@ export class OutboundStream {
   abort(): number {
     this.ending = true;
     const dropped = this.queuedBytes;
-    this.base = this.nextId;
-    this.data.length = 0;
-    this.sizes.length = 0;
-    this.start = 0;
-    this.sent = 0;
+    this.pending.length = 0;
+    this.pendingSizes.length = 0;
+    this.head = 0;
+    this.blocks.length = 0;
+    this.startId = this.cursor = this.nextId;
     this.windowBytes = 0;
     this.queuedBytes = 0;
     this.receiver?.finish();
@@ -124,27 +138,18 @@ export class OutboundStream {
 
   /** @internal The receiver's pull: the next chunk of queued events, or `undefined` if none. */
   take(): Uint8Array | undefined {
-    const end = this.data.length;
-    if (this.sent === end) return undefined;
-    let size = 0;
-    let frames = "";
-    let k = this.sent;
-    while (k < end && (k === this.sent || size + (this.sizes[k] as number) <= MAX_CHUNK_BYTES)) {
-      size += this.sizes[k] as number;
-      frames += `id: ${this.base + k}\ndata: ${this.data[k]}\n\n`;
-      k++;
-    }
-    this.sent = k;
-    this.queuedBytes -= size;
-    this.windowBytes += size;
+    if (this.cursor === this.nextId) return undefined;
+    const chunk = this.cursor < this.unsentId ? this.resend() : this.encodePending();
+    this.queuedBytes -= chunk.length;
+    this.windowBytes += chunk.length;
     this.trimWindow();
-    this.owner.taken(size);
-    return encoder.encode(frames);
+    this.owner.taken(chunk.length);
+    return chunk;
   }
 
   /** @internal */
   get drainedAndEnding(): boolean {
-    return this.ending && this.sent === this.data.length;
+    return this.ending && this.cursor === this.nextId;
   }
 
   /** @internal The receiver went away (client disconnected, or replaced). */
@@ -154,20 +159,96 @@ export class OutboundStream {
     this.owner.receiverChanged();
   }
 
+  /**
+   * Frames and encodes the next never-sent events into the window: into the room left in its
+   * last block when the first one fits there, else into a new block, each new block twice the
+   * last one's size up to a chunk (so a stream that sends little holds little).
+   */
+  private encodePending(): Uint8Array {
+    const first = this.cursor;
+    const last = this.blocks[this.blocks.length - 1];
+    const lastEnd = last === undefined ? 0 : (last.ends[last.ends.length - 1] as number);
+    const firstSize = this.pendingSizes[this.head] as number;
+    let block: SentBlock;
+    let offset = 0;
+    if (last && last.firstId + last.ends.length === first && last.bytes.length - lastEnd >= firstSize) {
+      block = last;
+      offset = lastEnd;
+    } else {
+      block = { firstId: first, bytes: new Uint8Array(Math.max(firstSize, this.blockBytes)), ends: [] };
+      this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
+      this.blocks.push(block);
+    }
+    const room = Math.min(MAX_CHUNK_BYTES, block.bytes.length - offset);
+    let size = 0;
+    let frames = "";
+    let k = this.head;
+    while (k < this.pending.length && (k === this.head || size + (this.pendingSizes[k] as number) <= room)) {
+      size += this.pendingSizes[k] as number;
+      block.ends.push(offset + size);
+      frames += `id: ${first + (k - this.head)}\ndata: ${this.pending[k]}\n\n`;
+      this.pending[k] = undefined;
+      k++;
+    }
+    this.cursor = first + (k - this.head);
+    this.head = k;
+    if (this.head >= 1024 && this.head * 2 >= this.pending.length) {
+      this.pending.splice(0, this.head);
+      this.pendingSizes.splice(0, this.head);
+      this.head = 0;
+    }
+    const chunk = block.bytes.subarray(offset, offset + size);
+    encoder.encodeInto(frames, chunk);
+    return chunk;
+  }
+
+  /** The window's bytes from the cursor to the end of its block (a resume resends them). */
+  private resend(): Uint8Array {
+    const block = this.blocks[this.blockOf(this.cursor)] as SentBlock;
+    const from = this.offsetOf(block, this.cursor);
+    const to = block.ends[block.ends.length - 1] as number;
+    this.cursor = block.firstId + block.ends.length;
+    return block.bytes.subarray(from, to);
+  }
+
+  /** The index of the block holding sent event `id`. */
+  private blockOf(id: number): number {
+    let low = 0;
+    let high = this.blocks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.blocks[middle] as SentBlock).firstId <= id) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  private offsetOf(block: SentBlock, id: number): number {
+    const index = id - block.firstId;
+    return index === 0 ? 0 : (block.ends[index - 1] as number);
+  }
+
+  /** The bytes of sent events `[from, to)`. */
+  private bytesBetween(from: number, to: number): number {
+    let bytes = 0;
+    for (let id = from; id < to; ) {
+      const block = this.blocks[this.blockOf(id)] as SentBlock;
+      const blockEnd = Math.min(to, block.firstId + block.ends.length);
+      bytes += this.offsetOf(block, blockEnd) - this.offsetOf(block, id);
+      id = blockEnd;
+    }
+    return bytes;
+  }
+
   /** Drops the oldest sent events past the window's budget. */
   private trimWindow(): void {
     const budget = Math.max(0, this.options.replayWindowBytes);
-    while (this.windowBytes > budget && this.start < this.sent) {
-      this.windowBytes -= this.sizes[this.start] as number;
-      this.data[this.start] = undefined;
-      this.start++;
-    }
-    if (this.start >= COMPACT_AFTER && this.start * 2 >= this.data.length) {
-      this.data.splice(0, this.start);
-      this.sizes.splice(0, this.start);
-      this.base += this.start;
-      this.sent -= this.start;
-      this.start = 0;
+    while (this.windowBytes > budget && this.startId < this.cursor) {
+      const block = this.blocks[0] as SentBlock;
+      const index = this.startId - block.firstId;
+      this.windowBytes -= (block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number));
+      this.startId++;
+      if (this.startId === block.firstId + block.ends.length) this.blocks.shift();
     }
   }
 
@@ -175,24 +256,24 @@ export class OutboundStream {
   private rewindTo(lastEventId: string): boolean {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
-    const complete = last + 1 >= this.base + this.start;
-    const target = Math.max(last + 1 - this.base, this.start);
-    let moved = 0;
-    if (target < this.sent) {
+    const complete = last + 1 >= this.startId;
+    // A client cannot have what was never sent: at most up to the first unsent event.
+    const target = Math.min(Math.max(last + 1, this.startId), this.unsentId);
+    if (target < this.cursor) {
       // Sent, not received: back to the queue.
-      for (let k = target; k < this.sent; k++) moved += this.sizes[k] as number;
-      this.sent = target;
+      const moved = this.bytesBetween(target, this.cursor);
+      this.cursor = target;
       this.windowBytes -= moved;
       this.queuedBytes += moved;
       this.owner.queued(moved);
-    } else if (target > this.sent) {
-      // Still queued from an earlier resend, but the client says it has them: they count as sent.
-      for (let k = this.sent; k < target; k++) moved += this.sizes[k] as number;
-      this.sent = target;
-      this.queuedBytes -= moved;
-      this.windowBytes += moved;
+    } else if (target > this.cursor) {
+      // Queued again by an earlier resume, but the client says it has them: they count as sent.
+      const known = this.bytesBetween(this.cursor, target);
+      this.cursor = target;
+      this.queuedBytes -= known;
+      this.windowBytes += known;
       this.trimWindow();
-      this.owner.taken(moved);
+      this.owner.taken(known);
     }
     return complete;
   }
