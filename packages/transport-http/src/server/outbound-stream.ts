@@ -25,15 +25,15 @@ export type AttachResult =
   | { ok: true; body: ReadableStream<Uint8Array>; gap: boolean }
   | { ok: false; reason: "busy" | "ended" };
 
-/** Sent events, encoded: the replay window is a list of these (ids `firstId` on, in order). */
-interface SentBlock {
+/** Encoded events, ids `firstId` on, in order: the stream's log is a list of these. */
+interface Block {
   firstId: number;
   bytes: Uint8Array;
   /** Where each event ends in `bytes`. */
   ends: number[];
 }
 
-/** The first block of a stream's window; each next one is twice as large, up to a chunk. */
+/** A stream's first block; each next one is twice as large, up to a chunk. */
 const FIRST_BLOCK_BYTES = 4 * 1024;
 
 /**
@@ -41,20 +41,17 @@ const FIRST_BLOCK_BYTES = 4 * 1024;
  * are numbered, held while no receiver is attached, and the last `replayWindowBytes` of sent
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
  *
- * An event waits as the payload string the agent sent (no copy) until a receiver takes it;
- * then it is framed and encoded with the others taken at once, and the window keeps those
- * bytes (off the JavaScript heap, no object per event) rather than the string. Resending is
- * moving the cursor back over the window's bytes.
+ * The stream is one log of encoded events: the replay window, then the queue, a cursor between
+ * them. Each event is framed and encoded as it is pushed into the log's last block (blocks grow
+ * from 4 KiB to a chunk, so a stream that sends little holds little), so nothing of it stays on
+ * the JavaScript heap, and a receiver takes the bytes from the cursor to the end of its block
+ * in one piece. Sending moves the cursor on; a resume moves it back.
  */
 export class OutboundStream {
-  /** Events never sent, ids `nextId - (pending.length - head)` on. */
-  private readonly pending: (string | undefined)[] = [];
-  private readonly pendingSizes: number[] = [];
-  private head = 0;
-  /** Sent events, ids `startId` to `unsentId - 1`. */
-  private readonly blocks: SentBlock[] = [];
+  private readonly blocks: Block[] = [];
+  /** The oldest event still kept. */
   private startId = 1;
-  /** The next event a receiver gets (below `unsentId`: a resend). */
+  /** The next event a receiver gets. */
   private cursor = 1;
   private nextId = 1;
   /** Bytes of `[startId, cursor)`. */
@@ -78,10 +75,6 @@ export class OutboundStream {
     return this.nextId - this.cursor;
   }
 
-  private get unsentId(): number {
-    return this.nextId - (this.pending.length - this.head);
-  }
-
   /** Queues one message as an SSE event; returns its size in bytes. */
   push(payload: string): number {
     const id = this.nextId++;
@@ -90,8 +83,16 @@ export class OutboundStream {
       payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
     // "id: " id "\ndata: " data "\n\n"
     const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
-    this.pending.push(data);
-    this.pendingSizes.push(size);
+    let block = this.blocks[this.blocks.length - 1];
+    let end = block === undefined ? 0 : this.endOf(block);
+    if (block === undefined || block.bytes.length - end < size) {
+      block = { firstId: id, bytes: new Uint8Array(Math.max(size, this.blockBytes)), ends: [] };
+      this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
+      this.blocks.push(block);
+      end = 0;
+    }
+    encoder.encodeInto(`id: ${id}\ndata: ${data}\n\n`, block.bytes.subarray(end, end + size));
+    block.ends.push(end + size);
     this.queuedBytes += size;
     this.owner.queued(size);
     this.receiver?.wake();
@@ -125,9 +126,6 @@ export class OutboundStream {
   abort(): number {
     this.ending = true;
     const dropped = this.queuedBytes;
-    this.pending.length = 0;
-    this.pendingSizes.length = 0;
-    this.head = 0;
     this.blocks.length = 0;
     this.startId = this.cursor = this.nextId;
     this.windowBytes = 0;
@@ -136,10 +134,12 @@ export class OutboundStream {
     return dropped;
   }
 
-  /** @internal The receiver's pull: the next chunk of queued events, or `undefined` if none. */
+  /** @internal The receiver's pull: the queued events from the cursor to the end of its block. */
   take(): Uint8Array | undefined {
     if (this.cursor === this.nextId) return undefined;
-    const chunk = this.cursor < this.unsentId ? this.resend() : this.encodePending();
+    const block = this.blocks[this.blockOf(this.cursor)] as Block;
+    const chunk = block.bytes.subarray(this.offsetOf(block, this.cursor), this.endOf(block));
+    this.cursor = block.firstId + block.ends.length;
     this.queuedBytes -= chunk.length;
     this.windowBytes += chunk.length;
     this.trimWindow();
@@ -159,80 +159,32 @@ export class OutboundStream {
     this.owner.receiverChanged();
   }
 
-  /**
-   * Frames and encodes the next never-sent events into the window: into the room left in its
-   * last block when the first one fits there, else into a new block, each new block twice the
-   * last one's size up to a chunk (so a stream that sends little holds little).
-   */
-  private encodePending(): Uint8Array {
-    const first = this.cursor;
-    const last = this.blocks[this.blocks.length - 1];
-    const lastEnd = last === undefined ? 0 : (last.ends[last.ends.length - 1] as number);
-    const firstSize = this.pendingSizes[this.head] as number;
-    let block: SentBlock;
-    let offset = 0;
-    if (last && last.firstId + last.ends.length === first && last.bytes.length - lastEnd >= firstSize) {
-      block = last;
-      offset = lastEnd;
-    } else {
-      block = { firstId: first, bytes: new Uint8Array(Math.max(firstSize, this.blockBytes)), ends: [] };
-      this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
-      this.blocks.push(block);
-    }
-    const room = Math.min(MAX_CHUNK_BYTES, block.bytes.length - offset);
-    let size = 0;
-    let frames = "";
-    let k = this.head;
-    while (k < this.pending.length && (k === this.head || size + (this.pendingSizes[k] as number) <= room)) {
-      size += this.pendingSizes[k] as number;
-      block.ends.push(offset + size);
-      frames += `id: ${first + (k - this.head)}\ndata: ${this.pending[k]}\n\n`;
-      this.pending[k] = undefined;
-      k++;
-    }
-    this.cursor = first + (k - this.head);
-    this.head = k;
-    if (this.head >= 1024 && this.head * 2 >= this.pending.length) {
-      this.pending.splice(0, this.head);
-      this.pendingSizes.splice(0, this.head);
-      this.head = 0;
-    }
-    const chunk = block.bytes.subarray(offset, offset + size);
-    encoder.encodeInto(frames, chunk);
-    return chunk;
+  private endOf(block: Block): number {
+    return block.ends.length === 0 ? 0 : (block.ends[block.ends.length - 1] as number);
   }
 
-  /** The window's bytes from the cursor to the end of its block (a resume resends them). */
-  private resend(): Uint8Array {
-    const block = this.blocks[this.blockOf(this.cursor)] as SentBlock;
-    const from = this.offsetOf(block, this.cursor);
-    const to = block.ends[block.ends.length - 1] as number;
-    this.cursor = block.firstId + block.ends.length;
-    return block.bytes.subarray(from, to);
-  }
-
-  /** The index of the block holding sent event `id`. */
+  /** The index of the block holding event `id` (kept, so `startId <= id < nextId`). */
   private blockOf(id: number): number {
     let low = 0;
     let high = this.blocks.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if ((this.blocks[middle] as SentBlock).firstId <= id) low = middle;
+      if ((this.blocks[middle] as Block).firstId <= id) low = middle;
       else high = middle - 1;
     }
     return low;
   }
 
-  private offsetOf(block: SentBlock, id: number): number {
+  private offsetOf(block: Block, id: number): number {
     const index = id - block.firstId;
     return index === 0 ? 0 : (block.ends[index - 1] as number);
   }
 
-  /** The bytes of sent events `[from, to)`. */
+  /** The bytes of events `[from, to)`. */
   private bytesBetween(from: number, to: number): number {
     let bytes = 0;
     for (let id = from; id < to; ) {
-      const block = this.blocks[this.blockOf(id)] as SentBlock;
+      const block = this.blocks[this.blockOf(id)] as Block;
       const blockEnd = Math.min(to, block.firstId + block.ends.length);
       bytes += this.offsetOf(block, blockEnd) - this.offsetOf(block, id);
       id = blockEnd;
@@ -240,11 +192,11 @@ export class OutboundStream {
     return bytes;
   }
 
-  /** Drops the oldest sent events past the window's budget. */
+  /** Drops the oldest sent events past the window's budget (a block goes with its last event). */
   private trimWindow(): void {
     const budget = Math.max(0, this.options.replayWindowBytes);
     while (this.windowBytes > budget && this.startId < this.cursor) {
-      const block = this.blocks[0] as SentBlock;
+      const block = this.blocks[0] as Block;
       const index = this.startId - block.firstId;
       this.windowBytes -= (block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number));
       this.startId++;
@@ -257,8 +209,7 @@ export class OutboundStream {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
     const complete = last + 1 >= this.startId;
-    // A client cannot have what was never sent: at most up to the first unsent event.
-    const target = Math.min(Math.max(last + 1, this.startId), this.unsentId);
+    const target = Math.max(last + 1, this.startId);
     if (target < this.cursor) {
       // Sent, not received: back to the queue.
       const moved = this.bytesBetween(target, this.cursor);
@@ -267,7 +218,7 @@ export class OutboundStream {
       this.queuedBytes += moved;
       this.owner.queued(moved);
     } else if (target > this.cursor) {
-      // Queued again by an earlier resume, but the client says it has them: they count as sent.
+      // Still queued (e.g. by an earlier resume), but the client says it has them: they count as sent.
       const known = this.bytesBetween(this.cursor, target);
       this.cursor = target;
       this.queuedBytes -= known;
