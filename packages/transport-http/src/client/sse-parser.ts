@@ -46,8 +46,22 @@ export class SseParser {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     let start = 0;
-    if (this.sawCr && text.startsWith("\n")) start = 1;
-    this.sawCr = false;
+    if (this.sawCr && text.length > 0) {
+      if (text.charCodeAt(0) === 10) start = 1;
+      this.sawCr = false;
+    }
+    if (text.indexOf("\r", start) === -1) {
+      // No CR in this chunk (the usual case): jump from LF to LF.
+      for (let lf = text.indexOf("\n", start); lf !== -1; lf = text.indexOf("\n", start)) {
+        this.line(this.pending === "" ? text.slice(start, lf) : this.pending + text.slice(start, lf));
+        this.pending = "";
+        start = lf + 1;
+      }
+      this.pending += text.slice(start);
+      if (this.pending.length + this.dataChars > this.maxEventChars)
+        throw new RangeError(`A server-sent event exceeded ${this.maxEventChars} characters`);
+      return;
+    }
     for (let i = start; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code !== 10 && code !== 13) continue;
