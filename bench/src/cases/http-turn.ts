@@ -3,6 +3,8 @@
 //   ours  createAcpHttpServer + defineAgent; connectHttp + connectToAgent iterating the turn
 //   sdk   AcpServer + its Node http adapter + v2 agent(); createHttpStream + client() +
 //         buildSession().start() + ActiveSession.nextUpdate()
+//   ours-no-history  ours with a store that keeps no history (the server's bound without the
+//         replies it retains for resume, as in agent-memory)
 // The prompt goes out as a POST; the chunks come back as events of the session's SSE stream.
 import { connectClient, type HttpStack, startServer } from "../full/http-spawn.js";
 import { timedTurn } from "../full/turn-client.js";
@@ -21,4 +23,12 @@ async function measure(stack: HttpStack): Promise<Figures> {
   return { msgPerSec, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
 }
 
-await runSide({ ours: () => measure("ours"), sdk: () => measure("sdk") });
+await runSide({
+  ours: () => measure("ours"),
+  sdk: () => measure("sdk"),
+  "ours-no-history": () => {
+    // The server process inherits it.
+    process.env.BENCH_HISTORY = "off";
+    return measure("ours");
+  },
+});
