@@ -35,6 +35,9 @@ interface Block {
 
 /** A stream's first block; each next one is twice as large, up to a chunk. */
 const FIRST_BLOCK_BYTES = 4 * 1024;
+/** Framed events wait for their encoding until there are this many, this large, or a read. */
+const FRAMED_EVENTS = 32;
+const FRAMED_BYTES = 8 * 1024;
 
 /**
  * One SSE stream of an ACP connection (the connection-scoped one, or one session's): events
@@ -42,10 +45,11 @@ const FIRST_BLOCK_BYTES = 4 * 1024;
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
  *
  * The stream is one log of encoded events: the replay window, then the queue, a cursor between
- * them. Each event is framed and encoded as it is pushed into the log's last block (blocks grow
- * from 4 KiB to a chunk, so a stream that sends little holds little), so nothing of it stays on
- * the JavaScript heap, and a receiver takes the bytes from the cursor to the end of its block
- * in one piece. Sending moves the cursor on; a resume moves it back.
+ * them. Each event is framed as it is pushed and encoded with the few pushed after it (at the
+ * latest when a receiver reads) into the log's last block (blocks grow from 4 KiB to a chunk,
+ * so a stream that sends little holds little), so nothing of it stays long on the JavaScript
+ * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
+ * Sending moves the cursor on; a resume moves it back.
  */
 export class OutboundStream {
   private readonly blocks: Block[] = [];
@@ -59,6 +63,10 @@ export class OutboundStream {
   /** Bytes of `[cursor, nextId)`. */
   private queuedBytes = 0;
   private blockBytes = FIRST_BLOCK_BYTES;
+  /** The newest events, framed, not yet encoded (a few, so that one encoding takes many). */
+  private readonly framed: string[] = [];
+  private readonly framedSizes: number[] = [];
+  private framedBytes = 0;
   private receiver: Receiver | undefined;
   private ending = false;
 
@@ -83,20 +91,47 @@ export class OutboundStream {
       payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
     // "id: " id "\ndata: " data "\n\n"
     const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
-    let block = this.blocks[this.blocks.length - 1];
-    let end = block === undefined ? 0 : this.endOf(block);
-    if (block === undefined || block.bytes.length - end < size) {
-      block = { firstId: id, bytes: new Uint8Array(Math.max(size, this.blockBytes)), ends: [] };
-      this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
-      this.blocks.push(block);
-      end = 0;
-    }
-    encoder.encodeInto(`id: ${id}\ndata: ${data}\n\n`, block.bytes.subarray(end, end + size));
-    block.ends.push(end + size);
+    this.framed.push(`id: ${id}\ndata: ${data}\n\n`);
+    this.framedSizes.push(size);
+    this.framedBytes += size;
+    if (this.framed.length >= FRAMED_EVENTS || this.framedBytes >= FRAMED_BYTES) this.encodeFramed();
     this.queuedBytes += size;
     this.owner.queued(size);
     this.receiver?.wake();
     return size;
+  }
+
+  /** Encodes the framed events into the log's blocks, as many per encoding as a block takes. */
+  private encodeFramed(): void {
+    const count = this.framed.length;
+    if (count === 0) return;
+    let id = this.nextId - count;
+    for (let i = 0; i < count; ) {
+      let block = this.blocks[this.blocks.length - 1];
+      let end = block === undefined ? 0 : this.endOf(block);
+      const first = this.framedSizes[i] as number;
+      if (block === undefined || block.bytes.length - end < first) {
+        block = { firstId: id, bytes: new Uint8Array(Math.max(first, this.blockBytes)), ends: [] };
+        this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
+        this.blocks.push(block);
+        end = 0;
+      }
+      const room = block.bytes.length - end;
+      let size = 0;
+      let j = i;
+      while (j < count && size + (this.framedSizes[j] as number) <= room) {
+        size += this.framedSizes[j] as number;
+        block.ends.push(end + size);
+        j++;
+      }
+      const text = j === i + 1 ? (this.framed[i] as string) : this.framed.slice(i, j).join("");
+      encoder.encodeInto(text, block.bytes.subarray(end, end + size));
+      id += j - i;
+      i = j;
+    }
+    this.framed.length = 0;
+    this.framedSizes.length = 0;
+    this.framedBytes = 0;
   }
 
   /**
@@ -127,6 +162,9 @@ export class OutboundStream {
     this.ending = true;
     const dropped = this.queuedBytes;
     this.blocks.length = 0;
+    this.framed.length = 0;
+    this.framedSizes.length = 0;
+    this.framedBytes = 0;
     this.startId = this.cursor = this.nextId;
     this.windowBytes = 0;
     this.queuedBytes = 0;
@@ -137,6 +175,7 @@ export class OutboundStream {
   /** @internal The receiver's pull: the queued events from the cursor to the end of its block. */
   take(): Uint8Array | undefined {
     if (this.cursor === this.nextId) return undefined;
+    this.encodeFramed();
     const block = this.blocks[this.blockOf(this.cursor)] as Block;
     const chunk = block.bytes.subarray(this.offsetOf(block, this.cursor), this.endOf(block));
     this.cursor = block.firstId + block.ends.length;
@@ -208,6 +247,7 @@ export class OutboundStream {
   private rewindTo(lastEventId: string): boolean {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
+    this.encodeFramed();
     const complete = last + 1 >= this.startId;
     const target = Math.max(last + 1, this.startId);
     if (target < this.cursor) {
