@@ -397,12 +397,14 @@ class EventStream {
       },
       this.client.options.maxEventChars,
     );
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Decoded here rather than through a TextDecoderStream: one stream hop less per chunk.
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return "ended";
-        parser.push(value);
+        parser.push(decoder.decode(value, { stream: true }));
         for (const event of events.splice(0)) {
           onData();
           if (event.type === "message") {
