@@ -187,6 +187,80 @@ const wsFanout: CaseSpec = {
   ],
 };
 
+const httpTurn: CaseSpec = {
+  name: "http-turn",
+  title: "One prompt turn of 50,000 chunks over Streamable HTTP (HTTP/1.1, SSE), full stacks",
+  what: [
+    "ours: `createAcpHttpServer` (its defaults) serving a `defineAgent` agent; `connectHttp` + `connectToAgent`, iterating the turn.",
+    "sdk: `AcpServer` behind `createNodeHttpHandler` on `node:http`, serving the v2 `agent()` app; `createHttpStream` + `client()` + `buildSession().start()` + `ActiveSession.nextUpdate()`. The prompt is a POST, the chunks events of the session's SSE stream; server and client in separate processes on 127.0.0.1; 5,000-chunk warm-up turn first.",
+    "Both servers keep idle keep-alive sockets for 60 s instead of Node's 5 s: a client's POST sockets idle through a turn, and a POST sent into a socket the server is closing fails with ECONNRESET (fetch retries no POST), on either stack.",
+    "What each server keeps: ours, each stream's replay window for `Last-Event-ID` (the last 1 MiB of sent events by default) and, through `defineAgent`'s default `InMemorySessionStore`, each session's history for resume; the SDK keeps neither once an event is written. ours-no-history (the bound, not a stack users get by default): ours with an `InMemorySessionStore` whose `appendUpdate` keeps nothing.",
+  ],
+  script: "http-turn.ts",
+  sides: ["ours", "sdk", "ours-no-history"],
+  rows: [
+    {
+      label: "throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+      target: 3,
+    },
+    {
+      label: "server peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "serverPeakRssMiB" },
+      theirs: { side: "sdk", figure: "serverPeakRssMiB" },
+      target: 0.7,
+    },
+    {
+      label: "server peak RSS vs SDK, history not kept",
+      unit: "MiB",
+      better: "lower",
+      layer: true,
+      ours: { side: "ours-no-history", figure: "serverPeakRssMiB" },
+      theirs: { side: "sdk", figure: "serverPeakRssMiB" },
+    },
+    {
+      label: "client peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "clientPeakRssMiB" },
+      theirs: { side: "sdk", figure: "clientPeakRssMiB" },
+    },
+  ],
+};
+
+const httpFanout: CaseSpec = {
+  name: "http-fanout",
+  title: "200 Streamable HTTP connections × one 1,000-chunk turn each, at once, on one server",
+  what: [
+    "The stacks of http-turn; 200 clients in one process (connected 20 at a time, each with its connection and session SSE streams open), each prompting once, all turns running together.",
+  ],
+  script: "http-fanout.ts",
+  sides: ["ours", "sdk"],
+  rows: [
+    {
+      label: "total throughput vs SDK",
+      unit: "msg/s",
+      better: "higher",
+      ours: { side: "ours", figure: "msgPerSec" },
+      theirs: { side: "sdk", figure: "msgPerSec" },
+      target: 3,
+    },
+    {
+      label: "server peak RSS vs SDK",
+      unit: "MiB",
+      better: "lower",
+      ours: { side: "ours", figure: "serverPeakRssMiB" },
+      theirs: { side: "sdk", figure: "serverPeakRssMiB" },
+      target: 0.7,
+    },
+  ],
+};
+
 const turnLatency: CaseSpec = {
   name: "turn-latency",
   title: "2,000 sequential trivial turns (prompt → idle end_turn) over stdio, full stacks, after warm-up",
@@ -665,6 +739,8 @@ export const CASES: readonly CaseSpec[] = [
   stdioTurn,
   wsTurn,
   wsFanout,
+  httpTurn,
+  httpFanout,
   turnLatency,
   agentMemory,
   historyAppend,

@@ -11,3 +11,13 @@ export function serveUntilStdinEnds(url: string, close: () => Promise<void>): vo
     });
   });
 }
+
+/**
+ * HTTP servers only: keep idle keep-alive sockets for a minute instead of Node's 5 s. A client's
+ * POST sockets idle for the whole of a turn (its output comes on the GET streams); past 5 s the
+ * server closes them, and a client whose busy event loop has not yet seen that close sends its
+ * next POST into it and gets ECONNRESET (fetch retries no POST). Both stacks' servers get it.
+ */
+export function keepIdleSockets(server: { keepAliveTimeout: number }): void {
+  server.keepAliveTimeout = 60_000;
+}

@@ -13,8 +13,13 @@ export interface WsServer {
   stop(): Promise<number>;
 }
 
-export async function startServer(stack: WsStack): Promise<WsServer> {
-  const file = scriptPath(`./ws-server-${stack}.ts`, import.meta.url);
+export function startServer(stack: WsStack): Promise<WsServer> {
+  return startServerScript(`./ws-server-${stack}.ts`, stack);
+}
+
+/** Starts the server script `relative` (next to this file; see ws-serve.ts for its protocol). */
+export async function startServerScript(relative: string, stack: string): Promise<WsServer> {
+  const file = scriptPath(relative, import.meta.url);
   const server = spawn(process.execPath, nodeArgs(file), { stdio: ["pipe", "pipe", "inherit"] });
   let out = "";
   server.stdout.setEncoding("utf8");

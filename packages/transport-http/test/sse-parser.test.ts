@@ -40,6 +40,10 @@ describe("SseParser (the HTML standard's event-stream rules)", () => {
     for (const [i, e] of expected.entries()) expect(events[i]).toMatchObject(e);
   });
 
+  it("a CRLF split by an empty chunk is still one line end", () => {
+    expect(parse(["data: a\r", "", "\ndata: b\n\n"]).events.map((e) => e.data)).toEqual(["a\nb"]);
+  });
+
   it("retry takes ASCII digits only", () => {
     expect(parse(["retry: 1500\nretry: 1.5\nretry: x\n\n"]).retries).toEqual([1500]);
   });

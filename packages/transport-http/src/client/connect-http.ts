@@ -7,6 +7,7 @@ import {
   type Transport,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
+import { scanNotification } from "../notification-scan.js";
 import {
   ACP_CONNECTION_ID_HEADER,
   ACP_SESSION_ID_HEADER,
@@ -329,7 +330,13 @@ class HttpClient implements HttpClientTransport {
   // ---- receiving ----
 
   /** One event of any stream (`stream`: its session; undefined, the connection stream), in its stream's order. */
-  async received(data: string, stream: string | undefined): Promise<void> {
+  received(data: string, stream: string | undefined): void | PromiseLike<void> {
+    // A notification changes nothing here: straight to the connection, unparsed.
+    if (scanNotification(data)) return this.deliver(data);
+    return this.receivedMessage(data, stream);
+  }
+
+  private async receivedMessage(data: string, stream: string | undefined): Promise<void> {
     const shape = shapeOf(parseJson(data));
     if (shape.kind === "response" && shape.idKey?.startsWith(BARRIER_ID_KEY_PREFIX)) {
       // A barrier's answer (or a late one, after its wait was over) is ours alone.
@@ -363,9 +370,9 @@ class HttpClient implements HttpClientTransport {
     }
   }
 
-  private deliver(payload: string): Promise<void> {
-    if (this.ended || !this.sink) return Promise.resolve();
-    return Promise.resolve(this.sink.message(payload));
+  private deliver(payload: string): void | PromiseLike<void> {
+    if (this.ended || !this.sink) return;
+    return this.sink.message(payload);
   }
 
   private streamFor(sessionId: string | undefined): EventStream {
@@ -515,16 +522,21 @@ class EventStream {
       },
       this.client.options.maxEventChars,
     );
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Decoded here rather than through a TextDecoderStream: one stream hop less per chunk.
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return "ended";
-        parser.push(value);
+        parser.push(decoder.decode(value, { stream: true }));
         for (const event of events.splice(0)) {
           onData();
-          if (event.type === "message") await this.client.received(event.data, this.sessionId);
-          else if (event.type === REPLAY_GAP_EVENT) this.client.replayGap(this.sessionId);
+          if (event.type === "message") {
+            // Awaited only when the connection asks to wait (its inbound backpressure).
+            const delivered = this.client.received(event.data, this.sessionId);
+            if (delivered) await delivered;
+          } else if (event.type === REPLAY_GAP_EVENT) this.client.replayGap(this.sessionId);
           // Acknowledged only once delivered: a reconnect asks again for what was not.
           this.lastEventId = event.lastEventId;
           if (this.stopped || this.client.isEnded) return "ended";

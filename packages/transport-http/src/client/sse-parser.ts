@@ -24,7 +24,7 @@ export class SseParser {
   private pending = "";
   private sawCr = false;
   private started = false;
-  private data: string[] = [];
+  private readonly data: string[] = [];
   private dataChars = 0;
   private type = "";
   private lastEventId = "";
@@ -46,8 +46,22 @@ export class SseParser {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     let start = 0;
-    if (this.sawCr && text.startsWith("\n")) start = 1;
-    this.sawCr = false;
+    if (this.sawCr && text.length > 0) {
+      if (text.charCodeAt(0) === 10) start = 1;
+      this.sawCr = false;
+    }
+    if (text.indexOf("\r", start) === -1) {
+      // No CR in this chunk (the usual case): jump from LF to LF.
+      for (let lf = text.indexOf("\n", start); lf !== -1; lf = text.indexOf("\n", start)) {
+        this.line(this.pending === "" ? text.slice(start, lf) : this.pending + text.slice(start, lf));
+        this.pending = "";
+        start = lf + 1;
+      }
+      this.pending += text.slice(start);
+      if (this.pending.length + this.dataChars > this.maxEventChars)
+        throw new RangeError(`A server-sent event exceeded ${this.maxEventChars} characters`);
+      return;
+    }
     for (let i = start; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code !== 10 && code !== 13) continue;
@@ -69,11 +83,22 @@ export class SseParser {
       this.dispatch();
       return;
     }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
+    // Nearly every line is "data: …" or "id: …": name them without slicing the field out.
+    let field: string;
+    let value: string;
+    if (line.startsWith("data: ")) {
+      field = "data";
+      value = line.slice(6);
+    } else if (line.startsWith("id: ")) {
+      field = "id";
+      value = line.slice(4);
+    } else {
+      if (line.startsWith(":")) return;
+      const colon = line.indexOf(":");
+      field = colon === -1 ? line : line.slice(0, colon);
+      value = colon === -1 ? "" : line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+    }
     switch (field) {
       case "event":
         this.type = value;
@@ -97,8 +122,8 @@ export class SseParser {
     const type = this.type || "message";
     this.type = "";
     if (this.data.length === 0) return;
-    const data = this.data.join("\n");
-    this.data = [];
+    const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join("\n");
+    this.data.length = 0;
     this.dataChars = 0;
     this.handlers.event({ type, data, lastEventId: this.lastEventId });
   }

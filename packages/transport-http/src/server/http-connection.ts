@@ -5,6 +5,7 @@ import {
   type Logger,
   type TransportSink,
 } from "@acp-kit/protocol/jsonrpc";
+import { scanNotification } from "../notification-scan.js";
 import { type MessageShape, parseJson, respondsOnConnectionStream, shapeOf } from "../wire.js";
 import type { HttpServerTransport, ResolvedLimits } from "./options.js";
 import { type AttachResult, OutboundStream, type OutboundStreamOwner } from "./outbound-stream.js";
@@ -70,14 +71,21 @@ export class HttpConnection implements HttpServerTransport {
 
   send(payload: string): void | Promise<void> {
     if (this.ended) throw ConnectionError.closed("The HTTP connection is closed");
-    const shape = shapeOf(parseJson(payload));
-    if (this.initialize && shape.kind === "response" && shape.idKey === this.initialize.idKey) {
-      this.initialize.resolve(payload);
-      this.initialize = undefined;
-      return;
+    // Most of what an agent sends are notifications: routed by their session without a parse.
+    const notification = scanNotification(payload);
+    let route: Route;
+    if (notification) route = notification.sessionId ?? null;
+    else {
+      const shape = shapeOf(parseJson(payload));
+      if (this.initialize && shape.kind === "response" && shape.idKey === this.initialize.idKey) {
+        this.initialize.resolve(payload);
+        this.initialize = undefined;
+        return;
+      }
+      route = this.routeOut(shape);
     }
     this.beforeWrite.run();
-    this.streamFor(this.routeOut(shape)).push(payload);
+    this.streamFor(route).push(payload);
     if (this.bufferedBytes > this.limits.maxBufferedBytes) {
       const error = new ConnectionError(
         ConnectionErrorKinds.WriteFailed,

@@ -4,11 +4,6 @@ const encoder = new TextEncoder();
 /** How much one pull hands the response body at most (several events per write). */
 const MAX_CHUNK_BYTES = 64 * 1024;
 
-interface Event {
-  id: number;
-  bytes: Uint8Array;
-}
-
 /** What the owning connection learns from a stream, to keep its byte budget. */
 export interface OutboundStreamOwner {
   /** `bytes` more wait for a receiver (pushed, or moved back from the replay window). */
@@ -30,16 +25,48 @@ export type AttachResult =
   | { ok: true; body: ReadableStream<Uint8Array>; gap: boolean }
   | { ok: false; reason: "busy" | "ended" };
 
+/** Encoded events, ids `firstId` on, in order: the stream's log is a list of these. */
+interface Block {
+  firstId: number;
+  bytes: Uint8Array;
+  /** Where each event ends in `bytes`. */
+  ends: number[];
+}
+
+/** A stream's first block; each next one is twice as large, up to a chunk. */
+const FIRST_BLOCK_BYTES = 4 * 1024;
+/** Framed events wait for their encoding until there are this many, this large, or a read. */
+const FRAMED_EVENTS = 32;
+const FRAMED_BYTES = 8 * 1024;
+
 /**
  * One SSE stream of an ACP connection (the connection-scoped one, or one session's): events
  * are numbered, held while no receiver is attached, and the last `replayWindowBytes` of sent
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
+ *
+ * The stream is one log of encoded events: the replay window, then the queue, a cursor between
+ * them. Each event is framed as it is pushed and encoded with the few pushed after it (at the
+ * latest when a receiver reads) into the log's last block (blocks grow from 4 KiB to a chunk,
+ * so a stream that sends little holds little), so nothing of it stays long on the JavaScript
+ * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
+ * Sending moves the cursor on; a resume moves it back.
  */
 export class OutboundStream {
+  private readonly blocks: Block[] = [];
+  /** The oldest event still kept. */
+  private startId = 1;
+  /** The next event a receiver gets. */
+  private cursor = 1;
   private nextId = 1;
-  private readonly queue: Event[] = [];
-  private readonly window: Event[] = [];
+  /** Bytes of `[startId, cursor)`. */
   private windowBytes = 0;
+  /** Bytes of `[cursor, nextId)`. */
+  private queuedBytes = 0;
+  private blockBytes = FIRST_BLOCK_BYTES;
+  /** The newest events, framed, not yet encoded (a few, so that one encoding takes many). */
+  private readonly framed: string[] = [];
+  private readonly framedSizes: number[] = [];
+  private framedBytes = 0;
   private receiver: Receiver | undefined;
   private ending = false;
 
@@ -53,19 +80,58 @@ export class OutboundStream {
   }
 
   get queuedEvents(): number {
-    return this.queue.length;
+    return this.nextId - this.cursor;
   }
 
   /** Queues one message as an SSE event; returns its size in bytes. */
   push(payload: string): number {
     const id = this.nextId++;
     // JSON has no raw newlines, but a payload may be pretty-printed: one data line per line.
-    const data = payload.includes("\n") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
-    const bytes = encoder.encode(`id: ${id}\ndata: ${data}\n\n`);
-    this.queue.push({ id, bytes });
-    this.owner.queued(bytes.length);
+    const data =
+      payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
+    // "id: " id "\ndata: " data "\n\n"
+    const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
+    this.framed.push(`id: ${id}\ndata: ${data}\n\n`);
+    this.framedSizes.push(size);
+    this.framedBytes += size;
+    if (this.framed.length >= FRAMED_EVENTS || this.framedBytes >= FRAMED_BYTES) this.encodeFramed();
+    this.queuedBytes += size;
+    this.owner.queued(size);
     this.receiver?.wake();
-    return bytes.length;
+    return size;
+  }
+
+  /** Encodes the framed events into the log's blocks, as many per encoding as a block takes. */
+  private encodeFramed(): void {
+    const count = this.framed.length;
+    if (count === 0) return;
+    let id = this.nextId - count;
+    for (let i = 0; i < count; ) {
+      let block = this.blocks[this.blocks.length - 1];
+      let end = block === undefined ? 0 : this.endOf(block);
+      const first = this.framedSizes[i] as number;
+      if (block === undefined || block.bytes.length - end < first) {
+        block = { firstId: id, bytes: new Uint8Array(Math.max(first, this.blockBytes)), ends: [] };
+        this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
+        this.blocks.push(block);
+        end = 0;
+      }
+      const room = block.bytes.length - end;
+      let size = 0;
+      let j = i;
+      while (j < count && size + (this.framedSizes[j] as number) <= room) {
+        size += this.framedSizes[j] as number;
+        block.ends.push(end + size);
+        j++;
+      }
+      const text = j === i + 1 ? (this.framed[i] as string) : this.framed.slice(i, j).join("");
+      encoder.encodeInto(text, block.bytes.subarray(end, end + size));
+      id += j - i;
+      i = j;
+    }
+    this.framed.length = 0;
+    this.framedSizes.length = 0;
+    this.framedBytes = 0;
   }
 
   /**
@@ -94,41 +160,35 @@ export class OutboundStream {
   /** Drops everything and closes the receiver now; returns the bytes that were still queued. */
   abort(): number {
     this.ending = true;
-    const dropped = this.queue.reduce((sum, event) => sum + event.bytes.length, 0);
-    this.queue.length = 0;
-    this.window.length = 0;
+    const dropped = this.queuedBytes;
+    this.blocks.length = 0;
+    this.framed.length = 0;
+    this.framedSizes.length = 0;
+    this.framedBytes = 0;
+    this.startId = this.cursor = this.nextId;
     this.windowBytes = 0;
+    this.queuedBytes = 0;
     this.receiver?.finish();
     return dropped;
   }
 
-  /** @internal The receiver's pull: the next chunk of queued events, or `undefined` if none. */
+  /** @internal The receiver's pull: the queued events from the cursor to the end of its block. */
   take(): Uint8Array | undefined {
-    if (this.queue.length === 0) return undefined;
-    let size = 0;
-    let count = 0;
-    while (
-      count < this.queue.length &&
-      (count === 0 || size + (this.queue[count] as Event).bytes.length <= MAX_CHUNK_BYTES)
-    ) {
-      size += (this.queue[count] as Event).bytes.length;
-      count++;
-    }
-    const events = this.queue.splice(0, count);
-    const chunk = new Uint8Array(size);
-    let offset = 0;
-    for (const event of events) {
-      chunk.set(event.bytes, offset);
-      offset += event.bytes.length;
-      this.remember(event);
-    }
-    this.owner.taken(size);
+    if (this.cursor === this.nextId) return undefined;
+    this.encodeFramed();
+    const block = this.blocks[this.blockOf(this.cursor)] as Block;
+    const chunk = block.bytes.subarray(this.offsetOf(block, this.cursor), this.endOf(block));
+    this.cursor = block.firstId + block.ends.length;
+    this.queuedBytes -= chunk.length;
+    this.windowBytes += chunk.length;
+    this.trimWindow();
+    this.owner.taken(chunk.length);
     return chunk;
   }
 
   /** @internal */
   get drainedAndEnding(): boolean {
-    return this.ending && this.queue.length === 0;
+    return this.ending && this.cursor === this.nextId;
   }
 
   /** @internal The receiver went away (client disconnected, or replaced). */
@@ -138,44 +198,103 @@ export class OutboundStream {
     this.owner.receiverChanged();
   }
 
-  private remember(event: Event): void {
-    if (this.options.replayWindowBytes <= 0) return;
-    this.window.push(event);
-    this.windowBytes += event.bytes.length;
-    while (this.windowBytes > this.options.replayWindowBytes && this.window.length > 0) {
-      this.windowBytes -= (this.window.shift() as Event).bytes.length;
+  private endOf(block: Block): number {
+    return block.ends.length === 0 ? 0 : (block.ends[block.ends.length - 1] as number);
+  }
+
+  /** The index of the block holding event `id` (kept, so `startId <= id < nextId`). */
+  private blockOf(id: number): number {
+    let low = 0;
+    let high = this.blocks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.blocks[middle] as Block).firstId <= id) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  private offsetOf(block: Block, id: number): number {
+    const index = id - block.firstId;
+    return index === 0 ? 0 : (block.ends[index - 1] as number);
+  }
+
+  /** The bytes of events `[from, to)`. */
+  private bytesBetween(from: number, to: number): number {
+    let bytes = 0;
+    for (let id = from; id < to; ) {
+      const block = this.blocks[this.blockOf(id)] as Block;
+      const blockEnd = Math.min(to, block.firstId + block.ends.length);
+      bytes += this.offsetOf(block, blockEnd) - this.offsetOf(block, id);
+      id = blockEnd;
+    }
+    return bytes;
+  }
+
+  /** Drops the oldest sent events past the window's budget (a block goes with its last event). */
+  private trimWindow(): void {
+    const budget = Math.max(0, this.options.replayWindowBytes);
+    while (this.windowBytes > budget && this.startId < this.cursor) {
+      const block = this.blocks[0] as Block;
+      const index = this.startId - block.firstId;
+      this.windowBytes -= (block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number));
+      this.startId++;
+      if (this.startId === block.firstId + block.ends.length) this.blocks.shift();
     }
   }
 
-  /** Moves the window's events after `lastEventId` back to the queue; false if some are gone. */
+  /** Moves the cursor to the event after `lastEventId`; false if some of what follows it is gone. */
   private rewindTo(lastEventId: string): boolean {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
-    const firstKept = this.window[0]?.id ?? this.queue[0]?.id ?? this.nextId;
-    const complete = last + 1 >= firstKept;
-    const resend: Event[] = [];
-    while (this.window.length > 0 && (this.window[this.window.length - 1] as Event).id > last) {
-      const event = this.window.pop() as Event;
-      this.windowBytes -= event.bytes.length;
-      resend.unshift(event);
-    }
-    if (resend.length > 0) {
-      this.queue.unshift(...resend);
-      this.owner.queued(resend.reduce((sum, event) => sum + event.bytes.length, 0));
-    }
-    // Events still queued from an earlier resend that the client says it already has.
-    let known = 0;
-    let knownBytes = 0;
-    while (known < this.queue.length && (this.queue[known] as Event).id <= last) {
-      knownBytes += (this.queue[known] as Event).bytes.length;
-      known++;
-    }
-    if (known > 0) {
-      this.queue.splice(0, known);
-      this.owner.taken(knownBytes);
+    this.encodeFramed();
+    const complete = last + 1 >= this.startId;
+    const target = Math.max(last + 1, this.startId);
+    if (target < this.cursor) {
+      // Sent, not received: back to the queue.
+      const moved = this.bytesBetween(target, this.cursor);
+      this.cursor = target;
+      this.windowBytes -= moved;
+      this.queuedBytes += moved;
+      this.owner.queued(moved);
+    } else if (target > this.cursor) {
+      // Still queued (e.g. by an earlier resume), but the client says it has them: they count as sent.
+      const known = this.bytesBetween(this.cursor, target);
+      this.cursor = target;
+      this.queuedBytes -= known;
+      this.windowBytes += known;
+      this.trimWindow();
+      this.owner.taken(known);
     }
     return complete;
   }
+}
+
+function digits(id: number): number {
+  let count = 1;
+  for (let power = 10; id >= power; power *= 10) count++;
+  return count;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The UTF-8 length of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      // A surrogate pair: 2 UTF-16 units, 4 bytes.
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 const GAP_FRAME = encoder.encode(`event: ${REPLAY_GAP_EVENT}\ndata: {}\n\n`);
