@@ -1,0 +1,137 @@
+// A load generator process of the scale cases: raw clients (raw-session.ts) driven by the case
+// over IPC. It holds the sessions it opened between commands.
+import { serveCommands } from "./control.js";
+import { RawSession, type Refusal, RefusedError } from "./raw-session.js";
+
+const sessions: RawSession[] = [];
+
+export interface Opened {
+  opened: number;
+  /** Set when an attempt failed (and, with `untilRefused`, the opening stopped there). */
+  refusal: Refusal | undefined;
+  seconds: number;
+}
+
+export interface Streamed {
+  updates: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  seconds: number;
+}
+
+export interface Churned {
+  sessions: number;
+  failures: number;
+  seconds: number;
+}
+
+/** Opens `count` sessions, `concurrency` handshakes in flight; stops at the first refusal. */
+async function connect(args: { url: string; count: number; concurrency: number }): Promise<Opened> {
+  const started = performance.now();
+  let refusal: Refusal | undefined;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (refusal === undefined && next < args.count) {
+      next++;
+      try {
+        sessions.push(await RawSession.open(args.url));
+      } catch (error) {
+        if (!(error instanceof RefusedError)) throw error;
+        refusal ??= error.refusal;
+      }
+    }
+  };
+  const before = sessions.length;
+  await Promise.all(Array.from({ length: args.concurrency }, worker));
+  return { opened: sessions.length - before, refusal, seconds: (performance.now() - started) / 1000 };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
+}
+
+/**
+ * Prompts every held session with `text` (the prompts spread evenly over `spreadMs`, so the
+ * sessions' schedules do not all tick at once) and waits for every turn's idle.
+ */
+async function stream(args: { text: string; expected: number; spreadMs: number }): Promise<Streamed> {
+  const latencies = new Float64Array(sessions.length * args.expected);
+  let updates = 0;
+  for (const session of sessions)
+    session.onChunk = (latency) => {
+      if (updates < latencies.length) latencies[updates] = latency;
+      updates++;
+    };
+  const started = performance.now();
+  const turns: Promise<void>[] = [];
+  const step = args.spreadMs / sessions.length;
+  for (let i = 0; i < sessions.length; i++) {
+    const due = started + i * step;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    turns.push((sessions[i] as RawSession).prompt(args.text));
+  }
+  await Promise.all(turns);
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = latencies.subarray(0, Math.min(updates, latencies.length)).sort();
+  return {
+    updates,
+    p50Ms: percentile(sorted, 50) / 1000,
+    p99Ms: percentile(sorted, 99) / 1000,
+    maxMs: (sorted[sorted.length - 1] ?? Number.NaN) / 1000,
+    seconds,
+  };
+}
+
+/** Runs one short turn on up to `count` held sessions (spread over the list); resolves with how many completed. */
+async function probe(args: { text: string; count: number; timeoutMs: number }): Promise<number> {
+  const stride = Math.max(1, Math.floor(sessions.length / args.count));
+  const picked = sessions.filter((_, i) => i % stride === 0).slice(0, args.count);
+  const outcomes = await Promise.all(
+    picked.map((session) => {
+      if (!session.open) return false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), args.timeoutMs);
+      });
+      return Promise.race([session.prompt(args.text).then(() => true as const), timeout]).finally(() =>
+        clearTimeout(timer),
+      );
+    }),
+  );
+  return outcomes.filter(Boolean).length;
+}
+
+/**
+ * For `seconds`, `concurrency` loops each: connect, `initialize`, `session/new`, one turn of
+ * `text`, close (waiting for the close); resolves with the sessions completed.
+ */
+async function churn(args: { url: string; text: string; seconds: number; concurrency: number }): Promise<Churned> {
+  const started = performance.now();
+  const end = started + args.seconds * 1000;
+  let done = 0;
+  let failures = 0;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < end) {
+      try {
+        const session = await RawSession.open(args.url);
+        await session.prompt(args.text);
+        await session.close();
+        done++;
+      } catch {
+        failures++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: args.concurrency }, loop));
+  return { sessions: done, failures, seconds: (performance.now() - started) / 1000 };
+}
+
+async function closeAll(): Promise<void> {
+  const all = sessions.splice(0);
+  for (let i = 0; i < all.length; i += 500) await Promise.all(all.slice(i, i + 500).map((s) => s.close()));
+}
+
+serveCommands({ connect, stream, probe, churn, closeAll, held: () => sessions.length });

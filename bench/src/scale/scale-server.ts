@@ -1,0 +1,22 @@
+// Starting a scale server process (server-ours.ts or server-sdk.ts) and its load generators.
+import { type Driven, drive } from "./control.js";
+
+export type ScaleStack = "ours" | "sdk";
+
+export interface ScaleServer extends Driven {
+  url: string;
+}
+
+/** `--capped`: our server with the default caps of docs/limits.md (the edge case). */
+export async function startScaleServer(stack: ScaleStack, args: string[] = []): Promise<ScaleServer> {
+  const driven = drive(`./server-${stack}.ts`, args, ["--expose-gc"]);
+  await driven.ready;
+  const url = await driven.call<string>("url");
+  return Object.assign(driven, { url });
+}
+
+export async function startLoad(): Promise<Driven> {
+  const driven = drive("./load.ts");
+  await driven.ready;
+  return driven;
+}
