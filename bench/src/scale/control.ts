@@ -44,10 +44,16 @@ export interface Driven {
   readonly child: ChildProcess;
 }
 
-/** Starts `relative` (a script of this folder, by its .ts name) with `args`, driven over IPC. */
-export function drive(relative: string, args: string[] = [], nodeOptions: string[] = []): Driven {
+/**
+ * Starts `relative` (a script of this folder, by its .ts name) with `args`, driven over IPC;
+ * `maxFiles` lowers the process's file descriptor limit (`ulimit -n`).
+ */
+export function drive(relative: string, args: string[] = [], nodeOptions: string[] = [], maxFiles?: number): Driven {
   const file = scriptPath(relative, import.meta.url);
-  const child = spawn(process.execPath, [...nodeArgs(file, nodeOptions), ...args], {
+  const command = [process.execPath, ...nodeArgs(file, nodeOptions), ...args];
+  const [program, ...programArgs] =
+    maxFiles === undefined ? command : ["/bin/sh", "-c", `ulimit -n ${maxFiles} && exec "$@"`, "sh", ...command];
+  const child = spawn(program as string, programArgs, {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, NODE_ENV: "production" },
   });

@@ -7,9 +7,16 @@ export interface ScaleServer extends Driven {
   url: string;
 }
 
-/** `--capped`: our server with the default caps of docs/limits.md (the edge case). */
-export async function startScaleServer(stack: ScaleStack, args: string[] = []): Promise<ScaleServer> {
-  const driven = drive(`./server-${stack}.ts`, args, ["--expose-gc"]);
+/**
+ * `--capped`: our server with the default caps of docs/limits.md (the edge case); `maxFiles`: its
+ * file descriptor limit.
+ */
+export async function startScaleServer(
+  stack: ScaleStack,
+  args: string[] = [],
+  maxFiles?: number,
+): Promise<ScaleServer> {
+  const driven = drive(`./server-${stack}.ts`, args, ["--expose-gc"], maxFiles);
   await driven.ready;
   const url = await driven.call<string>("url");
   return Object.assign(driven, { url });

@@ -32,6 +32,8 @@ export function serveServerControl(url: string, close: () => Promise<void>): voi
       const usage = process.memoryUsage();
       return { rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external };
     },
+    /** The peak RSS so far (getrusage: it needs no file descriptor, unlike `memoryUsage`). */
+    peakRss: () => process.resourceUsage().maxRSS * 1024,
     mark: () => {
       delay?.disable();
       delay = monitorEventLoopDelay({ resolution: 10 });
