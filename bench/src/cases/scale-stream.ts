@@ -35,9 +35,11 @@ async function measure(stack: ScaleStack): Promise<Figures> {
     latencyP50Ms: streamed.p50Ms,
     latencyP99Ms: streamed.p99Ms,
     latencyMaxMs: streamed.maxMs,
+    latenessP99Ms: streamed.latenessP99Ms,
     cpuMicrosPerUpdate: window.cpuMicros / streamed.updates,
     eventLoopDelayP99Ms: window.eventLoopDelayP99Ms,
     updatesPerSec: streamed.updates / streamed.seconds,
+    loadCpuMicrosPerUpdate: streamed.loadCpuMicros / streamed.updates,
   };
 }
 

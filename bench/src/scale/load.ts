@@ -17,7 +17,11 @@ export interface Streamed {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** p99 of the lateness: from when each chunk was due on its schedule to its receipt. */
+  latenessP99Ms: number;
   seconds: number;
+  /** This load process's own CPU time over the stream (µs): whether the clients kept up. */
+  loadCpuMicros: number;
 }
 
 export interface Churned {
@@ -58,13 +62,18 @@ function percentile(sorted: Float64Array, p: number): number {
  */
 async function stream(args: { text: string; expected: number; spreadMs: number }): Promise<Streamed> {
   const latencies = new Float64Array(sessions.length * args.expected);
+  const lateness = new Float64Array(sessions.length * args.expected);
   let updates = 0;
   for (const session of sessions)
-    session.onChunk = (latency) => {
-      if (updates < latencies.length) latencies[updates] = latency;
+    session.onChunk = (latency, late) => {
+      if (updates < latencies.length) {
+        latencies[updates] = latency;
+        lateness[updates] = late;
+      }
       updates++;
     };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const turns: Promise<void>[] = [];
   const step = args.spreadMs / sessions.length;
   for (let i = 0; i < sessions.length; i++) {
@@ -75,13 +84,16 @@ async function stream(args: { text: string; expected: number; spreadMs: number }
   }
   await Promise.all(turns);
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   const sorted = latencies.subarray(0, Math.min(updates, latencies.length)).sort();
   return {
     updates,
     p50Ms: percentile(sorted, 50) / 1000,
     p99Ms: percentile(sorted, 99) / 1000,
     maxMs: (sorted[sorted.length - 1] ?? Number.NaN) / 1000,
+    latenessP99Ms: percentile(lateness.subarray(0, sorted.length).sort(), 99) / 1000,
     seconds,
+    loadCpuMicros: used.user + used.system,
   };
 }
 

@@ -1,8 +1,9 @@
 // The work both scale agents do for a prompt: its text is `<chunks>@<intervalMs>`; the agent
 // streams that many `agent_message_chunk` updates, one every `intervalMs` on a fixed schedule from
-// the prompt's arrival, each text starting with the microsecond (of the machine's monotonic clock,
-// the same in every process) at which the agent appended it. The raw clients read that stamp back
-// at receipt: the update's delivery latency.
+// the prompt's arrival, each text starting with two microseconds of the machine's monotonic clock
+// (the same in every process): when the chunk was due on that schedule, and when the agent
+// appended it. The raw clients read them back at receipt: the update's delivery latency (from the
+// append), and its lateness (from when it was due: what a stalled event loop adds before the append).
 
 const TEXT = "The quick brown fox jumps over the lazy dog while the agent streams its answer, token by token.";
 
@@ -22,14 +23,15 @@ export function parsePrompt(text: string): { chunks: number; intervalMs: number 
   return { chunks: chunks as number, intervalMs: intervalMs as number };
 }
 
-/** The text of a chunk appended now. */
-export function stampedChunk(): string {
-  return `${nowMicros()} ${TEXT}`;
+/** The text of a chunk due at `dueMicros`, appended now. */
+export function stampedChunk(dueMicros: number): string {
+  return `${dueMicros} ${nowMicros()} ${TEXT}`;
 }
 
-/** The append stamp of a chunk's text. */
-export function chunkStamp(text: string): number {
-  return Number(text.slice(0, text.indexOf(" ")));
+/** The due and append stamps of a chunk's text. */
+export function chunkStamps(text: string): { due: number; appended: number } {
+  const first = text.indexOf(" ");
+  return { due: Number(text.slice(0, first)), appended: Number(text.slice(first + 1, text.indexOf(" ", first + 1))) };
 }
 
 /** Waits until `dueMs` (of `performance.now()`); at once when it is past. */
@@ -42,8 +44,9 @@ export function until(dueMs: number): Promise<void> {
 export async function pacedChunks(text: string, append: (chunk: string) => Promise<void> | void): Promise<void> {
   const { chunks, intervalMs } = parsePrompt(text);
   const start = performance.now();
+  const startMicros = nowMicros();
   for (let i = 0; i < chunks; i++) {
     await until(start + (i + 1) * intervalMs);
-    await append(stampedChunk());
+    await append(stampedChunk(startMicros + (i + 1) * intervalMs * 1000));
   }
 }

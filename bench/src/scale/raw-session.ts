@@ -3,7 +3,7 @@
 // receives is reported with its delivery latency (the agent's append stamp to now).
 import { WebSocket } from "ws";
 import { CWD, clientInfo } from "../full/workload.js";
-import { chunkStamp, nowMicros } from "./paced-work.js";
+import { chunkStamps, nowMicros } from "./paced-work.js";
 
 interface Message {
   id?: number;
@@ -32,8 +32,8 @@ export class RawSession {
   readonly #waiting = new Map<number, (message: Message) => void>();
   #idle: (() => void) | undefined;
   #sessionId = "";
-  /** Called with the latency (µs) of each chunk received. */
-  onChunk: (latencyMicros: number) => void = () => {};
+  /** Called for each chunk received with its latency from the append and from when it was due (µs). */
+  onChunk: (latencyMicros: number, latenessMicros: number) => void = () => {};
 
   private constructor(private readonly socket: WebSocket) {
     socket.on("message", (data) => this.#receive(JSON.parse(String(data)) as Message));
@@ -126,9 +126,11 @@ export class RawSession {
   #receive(message: Message): void {
     if (message.method === "session/update") {
       const update = message.params?.update;
-      if (update?.sessionUpdate === "agent_message_chunk")
-        this.onChunk(nowMicros() - chunkStamp(update.content?.text ?? ""));
-      else if (update?.sessionUpdate === "state_update" && update.state === "idle") this.#idle?.();
+      if (update?.sessionUpdate === "agent_message_chunk") {
+        const now = nowMicros();
+        const { due, appended } = chunkStamps(update.content?.text ?? "");
+        this.onChunk(now - appended, now - due);
+      } else if (update?.sessionUpdate === "state_update" && update.state === "idle") this.#idle?.();
       return;
     }
     if (message.id === undefined) return;

@@ -16,7 +16,10 @@ export async function startScaleServer(
   args: string[] = [],
   maxFiles?: number,
 ): Promise<ScaleServer> {
-  const driven = drive(`./server-${stack}.ts`, args, ["--expose-gc"], maxFiles);
+  const profile = process.env.BENCH_SCALE_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SCALE_PROFILE_DIR}`]
+    : [];
+  const driven = drive(`./server-${stack}.ts`, args, ["--expose-gc", ...profile], maxFiles);
   await driven.ready;
   const url = await driven.call<string>("url");
   return Object.assign(driven, { url });
