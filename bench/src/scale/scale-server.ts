@@ -16,6 +16,7 @@ export async function startScaleServer(
   args: string[] = [],
   maxFiles?: number,
 ): Promise<ScaleServer> {
+  // For profiling a figure: BENCH_SCALE_PROFILE_DIR=<dir> writes each server's CPU profile there.
   const profile = process.env.BENCH_SCALE_PROFILE_DIR
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SCALE_PROFILE_DIR}`]
     : [];
