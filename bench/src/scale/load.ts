@@ -14,14 +14,27 @@ export interface Opened {
 
 export interface Streamed {
   updates: number;
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** p99 of the lateness: from when each chunk was due on its schedule to its receipt. */
-  latenessP99Ms: number;
+  /**
+   * Delivery latencies (from the append) in ms, sorted, an evenly strided sample of at most
+   * `SAMPLES` of them: the quantiles of several load processes are read from their samples merged.
+   */
+  latencyMs: number[];
+  /** Lateness (from when each chunk was due on its schedule to its receipt), sampled the same way. */
+  latenessMs: number[];
   seconds: number;
   /** This load process's own CPU time over the stream (µs): whether the clients kept up. */
   loadCpuMicros: number;
+}
+
+const SAMPLES = 20_000;
+
+/** `values` sorted, then every n-th of them (in ms) so that at most `SAMPLES` remain. */
+function sortedSample(values: Float64Array): number[] {
+  const sorted = values.sort();
+  const stride = Math.max(1, Math.ceil(sorted.length / SAMPLES));
+  const sample: number[] = [];
+  for (let i = 0; i < sorted.length; i += stride) sample.push((sorted[i] as number) / 1000);
+  return sample;
 }
 
 export interface Churned {
@@ -49,11 +62,6 @@ async function connect(args: { url: string; count: number; concurrency: number }
   const before = sessions.length;
   await Promise.all(Array.from({ length: args.concurrency }, worker));
   return { opened: sessions.length - before, refusal, seconds: (performance.now() - started) / 1000 };
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number;
 }
 
 /**
@@ -85,13 +93,11 @@ async function stream(args: { text: string; expected: number; spreadMs: number }
   await Promise.all(turns);
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
-  const sorted = latencies.subarray(0, Math.min(updates, latencies.length)).sort();
+  const received = Math.min(updates, latencies.length);
   return {
     updates,
-    p50Ms: percentile(sorted, 50) / 1000,
-    p99Ms: percentile(sorted, 99) / 1000,
-    maxMs: (sorted[sorted.length - 1] ?? Number.NaN) / 1000,
-    latenessP99Ms: percentile(lateness.subarray(0, sorted.length).sort(), 99) / 1000,
+    latencyMs: sortedSample(latencies.subarray(0, received)),
+    latenessMs: sortedSample(lateness.subarray(0, received)),
     seconds,
     loadCpuMicros: used.user + used.system,
   };
