@@ -21,9 +21,10 @@
 //   would look for them next to the bundle instead. The build fails if one appears.
 //
 // Usage (in the package's folder): node ../../scripts/node-bundle.mjs
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "esbuild";
+import ts from "typescript";
 import { NODE_BUNDLE_DIR as BUNDLE_DIR, nodeTargetOf } from "./node-bundle-layout.mjs";
 
 const pkgDir = process.cwd();
@@ -93,4 +94,69 @@ for (const input of Object.keys(result.metafile.inputs)) {
 for (const { key, to } of targets) if (!existsSync(join(pkgDir, to))) fail(`${key}: ${to} was not written`);
 
 const files = Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js"));
+for (const file of files) {
+  const path = join(pkgDir, file);
+  const code = readFileSync(path, "utf8");
+  const unwrapped = unwrapRuntimeNames(code);
+  if (unwrapped !== code) writeFileSync(path, unwrapped);
+}
 console.log(`node-bundle: ${targets.length} entries, ${files.length} files in ${BUNDLE_DIR}/`);
+
+/**
+ * `keepNames` wraps every named function expression in `__name(fn, "name")`, a
+ * `defineProperty` that puts the function's properties in dictionary mode (~256 bytes more per
+ * function object). For a closure made at run time (inside a function or class: per connection,
+ * per session, per message) whose name JavaScript infers anyway (`const x = () => …`, `{ x: … }`,
+ * a class field `x = …`), the wrapper is blanked out to spaces, so the name is the one tsc's
+ * output gives, at no cost, and every other column of the bundle (its source map) stays put.
+ */
+function unwrapRuntimeNames(code) {
+  if (!code.includes("__name(")) return code;
+  const file = ts.createSourceFile("bundle.js", code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const blanks = [];
+  const visit = (node, nested) => {
+    if (nested && isInferredNameWrapper(node)) {
+      const pure = "/* @__PURE__ */ ";
+      let start = node.getStart(file);
+      if (code.slice(start - pure.length, start) === pure) start -= pure.length;
+      const target = node.arguments[0];
+      blanks.push([start, target.getStart(file)], [target.end, node.end]);
+    }
+    const inner = nested || ts.isFunctionLike(node) || ts.isClassLike(node);
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(file, false);
+  if (blanks.length === 0) return code;
+  let out = "";
+  let at = 0;
+  for (const [from, to] of blanks.sort((a, b) => a[0] - b[0])) {
+    out += code.slice(at, from) + code.slice(from, to).replace(/[^\n]/g, " ");
+    at = to;
+  }
+  return out + code.slice(at);
+}
+
+/** `__name(<anonymous function>, "x")` where the spot it stands in would name the function `x`. */
+function isInferredNameWrapper(node) {
+  if (!ts.isCallExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== "__name")
+    return false;
+  const [target, name] = node.arguments;
+  if (node.arguments.length !== 2 || !ts.isStringLiteral(name)) return false;
+  if (!ts.isArrowFunction(target) && !(ts.isFunctionExpression(target) && target.name === undefined)) return false;
+  const spot = node.parent;
+  let inferred;
+  if (
+    (ts.isVariableDeclaration(spot) || ts.isPropertyAssignment(spot) || ts.isPropertyDeclaration(spot)) &&
+    spot.initializer === node
+  ) {
+    if (ts.isIdentifier(spot.name) || ts.isPrivateIdentifier(spot.name) || ts.isStringLiteral(spot.name))
+      inferred = spot.name.text;
+  } else if (
+    ts.isBinaryExpression(spot) &&
+    spot.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+    spot.right === node
+  ) {
+    if (ts.isIdentifier(spot.left)) inferred = spot.left.text;
+  }
+  return inferred === name.text;
+}

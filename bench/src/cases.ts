@@ -735,6 +735,191 @@ const wireTap: CaseSpec = {
   ],
 };
 
+// The scale group (issue #32): one server process against raw WebSocket clients in separate load
+// processes (bench/src/scale/), so no client library is measured. Fewer rounds than the other
+// cases: the group must fit in ten minutes of a full run on two cores.
+const SCALE_STACKS = [
+  "ours: `createAcpWebSocketServer` serving one `defineAgent` agent (`maxConnections` and `maxSessions` raised to 40,000 past the load, except in scale-edge).",
+  "sdk: `AcpServer` + `createNodeWebSocketUpgradeHandler` serving the v2 `agent()` app with the prompt lifecycle written out. The agents do the same work: a prompt `<n>@<ms>` streams n `agent_message_chunk` updates on a fixed schedule, each text starting with the microsecond of the machine's monotonic clock at which it was appended.",
+  "load: raw clients (`ws`, `JSON.parse` per frame, no ACP library) in their own processes, driven by the case over IPC; the servers run with `--expose-gc` and read their memory after a full GC.",
+];
+
+const scaleIdle: CaseSpec = {
+  name: "scale-idle",
+  title: "10,000 idle WebSocket connections, one open session each, on one server",
+  what: [
+    ...SCALE_STACKS,
+    "10,000 clients of one load process (50 handshakes in flight) each `initialize` and open one session, then idle. Server RSS and heap after a full GC, over their figures after a warm-up of 100 sessions opened and closed, per connection+session.",
+  ],
+  script: "scale-idle.ts",
+  sides: ["ours", "sdk"],
+  rounds: 3,
+  rows: [
+    {
+      label: "server RSS per connection+session vs SDK",
+      unit: "KiB",
+      better: "lower",
+      ours: { side: "ours", figure: "rssPerConnectionKiB" },
+      theirs: { side: "sdk", figure: "rssPerConnectionKiB" },
+      target: 0.5,
+    },
+    {
+      label: "server heap per connection+session vs SDK",
+      unit: "KiB",
+      better: "lower",
+      ours: { side: "ours", figure: "heapPerConnectionKiB" },
+      theirs: { side: "sdk", figure: "heapPerConnectionKiB" },
+      target: 0.5,
+    },
+    {
+      label: "connections+sessions opened per second vs SDK",
+      unit: "conn/s",
+      better: "higher",
+      ours: { side: "ours", figure: "connectPerSec" },
+      theirs: { side: "sdk", figure: "connectPerSec" },
+    },
+  ],
+};
+
+const scaleStream: CaseSpec = {
+  name: "scale-stream",
+  title: "1,000 sessions streaming at once, 20 chunks/s each (20,000 updates/s), on one server",
+  what: [
+    ...SCALE_STACKS,
+    "1,000 clients of one load process, one session each, all prompted at once (the prompts spread over 50 ms); each turn streams 200 chunks at 20 per second (the issue's 1,000 chunks shortened to 200 to fit the bench's time; the rate and concurrency are the issue's). Latency: from the agent's append (a stamp in the chunk) to the raw client's receipt, over every update; lateness: from when the chunk was due on its schedule (the other stamp) to its receipt, which also counts a stalled server loop or a sender held back before the append. Server CPU (`process.cpuUsage`) and event-loop delay (`monitorEventLoopDelay`, 10 ms resolution) over the stream. A 10-chunk turn on every session first.",
+  ],
+  script: "scale-stream.ts",
+  sides: ["ours", "sdk"],
+  rounds: 3,
+  rows: [
+    {
+      label: "delivery latency p99 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latencyP99Ms" },
+      theirs: { side: "sdk", figure: "latencyP99Ms" },
+      target: 0.5,
+    },
+    {
+      label: "delivery latency p50 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latencyP50Ms" },
+      theirs: { side: "sdk", figure: "latencyP50Ms" },
+    },
+    {
+      label: "server CPU per delivered update vs SDK",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "ours", figure: "cpuMicrosPerUpdate" },
+      theirs: { side: "sdk", figure: "cpuMicrosPerUpdate" },
+      target: 0.3,
+    },
+    {
+      label: "lateness p99 vs SDK (from when the chunk was due on its schedule to its receipt)",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latenessP99Ms" },
+      theirs: { side: "sdk", figure: "latenessP99Ms" },
+    },
+    {
+      label: "server event-loop delay p99 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "eventLoopDelayP99Ms" },
+      theirs: { side: "sdk", figure: "eventLoopDelayP99Ms" },
+    },
+  ],
+};
+
+const scaleChurn: CaseSpec = {
+  name: "scale-churn",
+  title: "Connection churn: connect, initialize, session/new, one turn, close, for 10 s",
+  what: [
+    ...SCALE_STACKS,
+    "32 loops of one load process, each: connect, `initialize`, `session/new`, a one-chunk turn, close (waiting for the close), as fast as they go for 10 s (the issue's 30 s shortened to fit the bench's time). RSS and heap after the churn (a full GC) over their figures before it, taken after a warm-up churn of at least 1,200 sessions (in 2 s rounds): ours keeps up to 1,000 closed sessions for resume (`maxClosedSessions`, docs/limits.md, a bound, not a leak), so they are in both figures.",
+  ],
+  script: "scale-churn.ts",
+  sides: ["ours", "sdk"],
+  rounds: 3,
+  rows: [
+    {
+      label: "sessions per second vs SDK",
+      unit: "sessions/s",
+      better: "higher",
+      ours: { side: "ours", figure: "sessionsPerSec" },
+      theirs: { side: "sdk", figure: "sessionsPerSec" },
+      target: 3,
+    },
+    {
+      label: "server RSS after the churn / before (ours)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "ours", figure: "rssAfterOverBefore" },
+      target: 1.1,
+    },
+    {
+      label: "server RSS after the churn / before (sdk)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "sdk", figure: "rssAfterOverBefore" },
+    },
+    {
+      label: "server heap after the churn / before (ours)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "ours", figure: "heapAfterOverBefore" },
+      target: 1.1,
+    },
+  ],
+};
+
+const scaleEdge: CaseSpec = {
+  name: "scale-edge",
+  title: "The edge: connections until one is refused, and the existing ones after it",
+  what: [
+    ...SCALE_STACKS,
+    "Two load processes open sessions on one server until an attempt fails, up to 4,400. The server process runs under a file descriptor limit of 4,096 (`ulimit -n`: the machine's 20,000 is the same wall, minutes of handshakes further). ours runs with the defaults of docs/limits.md: `maxConnections` 1024, past it HTTP 503 with `Retry-After: 1`. The SDK's server has no cap: it meets the file descriptor limit. Then 100 open sessions (spread over them) each run a one-chunk turn. Refusal status: the HTTP status of the refused upgrade; -1 when the attempt failed without one (reset, timeout); 0 when nothing was refused. One round.",
+  ],
+  script: "scale-edge.ts",
+  sides: ["ours", "sdk"],
+  rounds: 1,
+  rows: [
+    {
+      label: "connections accepted before the first refusal (ours: the default cap)",
+      unit: "conn",
+      better: "higher",
+      ours: { side: "ours", figure: "acceptedConnections" },
+      theirs: { side: "sdk", figure: "acceptedConnections" },
+    },
+    {
+      label: "refusal status (ours: 503 as docs/limits.md)",
+      unit: "status",
+      better: "higher",
+      ours: { side: "ours", figure: "refusalStatus" },
+    },
+    {
+      label: "refusal status (sdk)",
+      unit: "status",
+      better: "higher",
+      ours: { side: "sdk", figure: "refusalStatus" },
+    },
+    {
+      label: "existing sessions served after the refusal (ours)",
+      unit: "%",
+      better: "higher",
+      ours: { side: "ours", figure: "existingServedPercent" },
+      target: 100,
+    },
+    {
+      label: "existing sessions served after the refusal (sdk)",
+      unit: "%",
+      better: "higher",
+      ours: { side: "sdk", figure: "existingServedPercent" },
+    },
+  ],
+};
+
 export const CASES: readonly CaseSpec[] = [
   stdioTurn,
   wsTurn,
@@ -753,4 +938,8 @@ export const CASES: readonly CaseSpec[] = [
   storeResume,
   storeStream,
   wireTap,
+  scaleIdle,
+  scaleStream,
+  scaleChurn,
+  scaleEdge,
 ];

@@ -22,7 +22,11 @@ export interface BackgroundHost {
 
 export class BackgroundWork {
   readonly #host: BackgroundHost;
-  readonly #items = new Map<string, Item>();
+  #itemsTable: Map<string, Item> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #items(): Map<string, Item> {
+    return (this.#itemsTable ??= new Map());
+  }
   #reporting = false;
 
   constructor(host: BackgroundHost) {
@@ -64,7 +68,7 @@ export class BackgroundWork {
   }
 
   get size(): number {
-    return this.#items.size;
+    return this.#itemsTable?.size ?? 0;
   }
 
   add(item: Item): void {
@@ -99,6 +103,6 @@ export class BackgroundWork {
   }
 
   clear(): void {
-    this.#items.clear();
+    this.#itemsTable?.clear();
   }
 }

@@ -51,7 +51,8 @@ const GENERATOR_ATTEMPTS = 16;
  */
 export class SessionIds {
   readonly #generate: IdGenerator;
-  readonly #used: Record<IdSpace, Set<string>> = { message: new Set(), tool_call: new Set(), terminal: new Set() };
+  /** Each space's set is made on its first id (an empty `Set` costs ~150 bytes a session). */
+  readonly #usedSets: Partial<Record<IdSpace, Set<string>>> = {};
   /**
    * Whether message ids are recorded. Only the generator makes them (an author never chooses one),
    * and `randomIds` cannot repeat (122 random bits): with it, recording them would cost a lookup
@@ -70,17 +71,26 @@ export class SessionIds {
     if (space === undefined || (space === "message" && !this.#recordsMessages)) return this.#generate(kind);
     // A generator may restart (a counter in a new process, after a resume): ask again a few times.
     let id = this.#generate(kind);
-    for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#used[space].has(id); attempt++)
+    for (let attempt = 1; attempt < GENERATOR_ATTEMPTS && this.#usedSets[space]?.has(id) === true; attempt++)
       id = this.#generate(kind);
     return this.claimId(space, id);
   }
 
   /** Claims an author-chosen id for a new tool call or terminal (throws `DuplicateIdError` if used). */
   claimId(space: IdSpace, id: string): string {
-    const used = this.#used[space];
+    const used = this.#used(space);
     if (used.has(id)) throw new DuplicateIdError(space, id);
     used.add(id);
     return id;
+  }
+
+  #used(space: IdSpace): Set<string> {
+    let used = this.#usedSets[space];
+    if (used === undefined) {
+      used = new Set();
+      this.#usedSets[space] = used;
+    }
+    return used;
   }
 
   /** The author's id (claimed) when given, else a fresh one. */
@@ -91,9 +101,9 @@ export class SessionIds {
   /** Records the ids an update of the history names (message, tool call and terminal ids). */
   seed(update: SessionUpdate): void {
     if (this.#recordsMessages && "messageId" in update && typeof update.messageId === "string")
-      this.#used.message.add(update.messageId);
-    if ("toolCallId" in update && typeof update.toolCallId === "string") this.#used.tool_call.add(update.toolCallId);
+      this.#used("message").add(update.messageId);
+    if ("toolCallId" in update && typeof update.toolCallId === "string") this.#used("tool_call").add(update.toolCallId);
     if (update.sessionUpdate === "terminal_update" && typeof update.terminalId === "string")
-      this.#used.terminal.add(update.terminalId);
+      this.#used("terminal").add(update.terminalId);
   }
 }

@@ -52,9 +52,7 @@ function harness() {
     sessionId: "s",
     logger: {},
     cancelGracePeriodMs: 60_000,
-    get accepting() {
-      return accepting;
-    },
+    accepting: () => accepting,
     promptHandler: () => new Promise<StopReason>((resolve, reject) => handlers.push({ resolve, reject })),
     newUserMessageId: () => `m${++ids}`,
     insertUserMessage: (_prompt, messageId) => void events.push(`insert:${messageId}`),

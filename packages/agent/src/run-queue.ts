@@ -37,8 +37,11 @@ export interface RunQueueHost {
   readonly logger: Logger;
   readonly cancelGracePeriodMs: number;
   readonly promptHandler: WorkHandler;
-  /** False once the session takes no new work (its close started, or it is closed). */
-  readonly accepting: boolean;
+  /**
+   * False once the session takes no new work (its close started, or it is closed). A method, not
+   * a getter: an object literal with an accessor is made in dictionary mode (~800 bytes a session).
+   */
+  accepting(): boolean;
   /** A fresh id for an insertion; throws the request error that refuses the prompt (nothing sent). */
   newUserMessageId(): string;
   /** Sends the insertion of a prompt under `messageId`. */
@@ -71,7 +74,7 @@ export class RunQueue {
 
   /** A validated `session/prompt`: resolves with the messageId once the prompt is inserted. */
   prompt(prompt: ContentBlock[]): Promise<{ messageId: string }> {
-    if (!this.#host.accepting) return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
+    if (!this.#host.accepting()) return Promise.reject(RequestError.requestCancelled({ reason: "session closing" }));
     const run = this.#current;
     if (run !== undefined && !run.ended && !run.cancelRequested && run.followUpListeners.size > 0) {
       try {
@@ -152,7 +155,7 @@ export class RunQueue {
   }
 
   #pump(): void {
-    if (this.#current !== undefined || !this.#host.accepting) return;
+    if (this.#current !== undefined || !this.#host.accepting()) return;
     const item = this.#queue.shift();
     if (item === undefined) return;
     const host = this.#host;

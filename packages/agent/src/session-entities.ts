@@ -14,8 +14,16 @@ function pruneWhere<T>(map: Map<string, T>, done: (entity: T) => boolean): void 
 }
 
 export class SessionEntities {
-  readonly #toolCalls = new Map<string, ToolCallBuilder>();
-  readonly #terminals = new Map<string, TerminalBuilder>();
+  #toolCallsTable: Map<string, ToolCallBuilder> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #toolCalls(): Map<string, ToolCallBuilder> {
+    return (this.#toolCallsTable ??= new Map());
+  }
+  #terminalsTable: Map<string, TerminalBuilder> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #terminals(): Map<string, TerminalBuilder> {
+    return (this.#terminalsTable ??= new Map());
+  }
 
   /** A new tool call; `run` when it belongs to one (it is then closed and forgotten with it). */
   trackToolCall(run: WorkRun | undefined, call: ToolCallBuilder): void {
@@ -31,11 +39,11 @@ export class SessionEntities {
   }
 
   findToolCall(toolCallId: string): ToolCallBuilder | undefined {
-    return this.#toolCalls.get(toolCallId);
+    return this.#toolCallsTable?.get(toolCallId);
   }
 
   findTerminal(terminalId: string): TerminalBuilder | undefined {
-    return this.#terminals.get(terminalId);
+    return this.#terminalsTable?.get(terminalId);
   }
 
   /** Forgets what an ended run left (detached entities moved out of the run before). */
@@ -45,7 +53,7 @@ export class SessionEntities {
   }
 
   clear(): void {
-    this.#toolCalls.clear();
-    this.#terminals.clear();
+    this.#toolCallsTable?.clear();
+    this.#terminalsTable?.clear();
   }
 }

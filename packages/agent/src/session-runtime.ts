@@ -106,9 +106,7 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
       logger: services.logger,
       cancelGracePeriodMs: services.cancelGracePeriodMs,
       promptHandler: services.promptHandler,
-      get accepting() {
-        return !link.closing && !link.closed;
-      },
+      accepting: () => !link.closing && !link.closed,
       newUserMessageId: () => this.#newUserMessageId(),
       insertUserMessage: (prompt, messageId) => this.#insertUserMessage(prompt, messageId),
       runStarted: () => this.#foreground.set("running"),

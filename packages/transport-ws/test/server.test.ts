@@ -164,6 +164,18 @@ describe("ACP WebSocket server", () => {
     track(await connectWebSocket(server.url));
   });
 
+  it("at maxConnections refuses cleanly (503, Retry-After: 1) and goes on serving the open connections", async () => {
+    const server = await startServer({ maxConnections: 3 });
+    const open = [rawClient(server.url), rawClient(server.url), rawClient(server.url)];
+    await Promise.all(open.map(opened));
+    const refusal = await refusalOf(rawClient(server.url));
+    expect(refusal.status).toBe(503);
+    expect(refusal.headers["retry-after"]).toBe("1");
+    const answers = await Promise.all(open.map((socket, i) => roundTrip(socket, i + 1)));
+    expect(answers).toEqual([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, result: initializeResult })));
+    expect(server.connections).toBe(3);
+  });
+
   it("closes with 1003 on a binary frame", async () => {
     const sinks: ReturnType<typeof recordingSink>[] = [];
     const server = await startServer({

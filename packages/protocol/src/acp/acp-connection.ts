@@ -62,6 +62,17 @@ import {
 } from "./sides.js";
 import { unsupportedAgentVersionError } from "./version.js";
 
+/** What `onRequest` keeps for one handler. */
+interface RegisteredRequest {
+  readonly method: string;
+  readonly initialize: boolean;
+  readonly requirement: ((params: never, advertised: Advertised) => MissingCapability | undefined) | undefined;
+  readonly validateResult: Check | undefined;
+  readonly handler: (params: never, context: never) => unknown;
+  /** Absent until a deferred decoder is loaded. */
+  decode: ((value: unknown) => DecodeResult<unknown>) | undefined;
+}
+
 interface MethodEntry {
   readonly handledBy: string;
   readonly kind: string;
@@ -271,37 +282,43 @@ export class AcpConnection<S extends AcpSide> {
    */
   onRequest<M extends keyof HandledRequests<S> & string>(method: M, handler: AcpRequestHandler<S, M>): Disposable {
     this.#assertKnown(method, "request", this.side);
-    const initialize = this.side === "agent" && method === INITIALIZE;
     const entry = this.#tables.handledRequests[method];
-    const requirement = this.#tables.handledRequirements[method];
-    const validateResult = this.#validateOutgoing ? outboundValidator(method, "result") : undefined;
-    type Decoder = (value: unknown) => DecodeResult<Params<HandledRequests<S>, M>>;
-    const handle = (decode: Decoder, params: unknown, context: RequestContext): unknown => {
-      const decoded = decode(params);
-      if (!decoded.ok) throw invalidParamsError(method, decoded.error);
-      const missing = requirement?.(decoded.value, this.#advertised);
-      if (missing !== undefined) throw missingCapabilityError(missing);
-      const result = handler(decoded.value, this.#requestContext(context));
-      const checked = validateResult === undefined ? result : this.#checkResult(method, validateResult, result);
-      return initialize ? this.#answeredInitialize(params, checked) : checked;
+    // One small record per handler (an agent registers a dozen on each of its connections), read
+    // by the shared `#handle`, rather than a closure over this method's whole scope.
+    const registered: RegisteredRequest = {
+      method,
+      initialize: this.side === "agent" && method === INITIALIZE,
+      requirement: this.#tables.handledRequirements[method] as RegisteredRequest["requirement"],
+      validateResult: this.#validateOutgoing ? outboundValidator(method, "result") : undefined,
+      handler: handler as RegisteredRequest["handler"],
+      decode: "params" in entry ? (entry.params as RegisteredRequest["decode"]) : undefined,
     };
-    if ("params" in entry) {
-      const decode = entry.params;
-      return this.#connection.onRequest(method, (params, context) => {
-        if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
-        return handle(decode, params, context);
-      });
-    }
+    if (registered.decode !== undefined)
+      return this.#connection.onRequest(method, (params, context) => this.#handle(registered, params, context));
     // A deferred decoder (side-tables.ts): the first request that needs it loads it.
-    let loaded: Decoder | undefined;
+    const load = (entry as { load: () => Promise<RegisteredRequest["decode"]> }).load;
     return this.#connection.onRequest(method, (params, context) => {
+      if (registered.decode !== undefined) return this.#handle(registered, params, context);
       if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
-      if (loaded !== undefined) return handle(loaded, params, context);
-      return entry.load().then((decode) => {
-        loaded = decode;
-        return handle(decode, params, context);
+      return load().then((decode) => {
+        registered.decode = decode;
+        return this.#handle(registered, params, context);
       });
     });
+  }
+
+  /** Runs a request handler: params decoded, requirement checked, result checked when that is on. */
+  #handle(registered: RegisteredRequest, params: unknown, context: RequestContext): unknown {
+    const { method } = registered;
+    if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+    const decoded = (registered.decode as NonNullable<RegisteredRequest["decode"]>)(params);
+    if (!decoded.ok) throw invalidParamsError(method, decoded.error);
+    const missing = registered.requirement?.(decoded.value as never, this.#advertised);
+    if (missing !== undefined) throw missingCapabilityError(missing);
+    const result = registered.handler(decoded.value as never, this.#requestContext(context) as never);
+    const validate = registered.validateResult;
+    const checked = validate === undefined ? result : this.#checkResult(method, validate, result);
+    return registered.initialize ? this.#answeredInitialize(params, checked) : checked;
   }
 
   /** Handles a notification this side handles. Params that do not decode are dropped and logged. */

@@ -40,12 +40,20 @@ const ABORTED_IDS_REMEMBERED = 4096;
 
 export class PendingRequests {
   #nextId = 0;
-  readonly #pending = new Map<JsonRpcId, PendingRequest>();
+  #pendingTable: Map<JsonRpcId, PendingRequest> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #pending(): Map<JsonRpcId, PendingRequest> {
+    return (this.#pendingTable ??= new Map());
+  }
   /** Ids we aborted locally; the peer still owes one response for each (ignored on arrival). */
-  readonly #aborted = new Set<JsonRpcId>();
+  #abortedTable: Set<JsonRpcId> | undefined;
+  /** Made on first use: an empty Set costs ~180 bytes, for each of thousands of idle sessions. */
+  get #aborted(): Set<JsonRpcId> {
+    return (this.#abortedTable ??= new Set());
+  }
 
   get size(): number {
-    return this.#pending.size;
+    return this.#pendingTable?.size ?? 0;
   }
 
   /** A fresh id: integers counting up from 0, never reused within a connection. */
@@ -59,7 +67,7 @@ export class PendingRequests {
 
   /** Removes and returns the request answered by `id`. */
   take(id: JsonRpcId): PendingRequest | undefined {
-    const request = this.#pending.get(id);
+    const request = this.#pendingTable?.get(id);
     if (request !== undefined) {
       this.#pending.delete(id);
       detach(request);
@@ -85,14 +93,14 @@ export class PendingRequests {
 
   /** True (once) when `id` belongs to a request we aborted: its late response is expected. */
   forgetAborted(id: JsonRpcId): boolean {
-    return this.#aborted.delete(id);
+    return this.#abortedTable?.delete(id) ?? false;
   }
 
   /** Removes every request, for the close path. */
   drain(): PendingRequest[] {
-    const all = [...this.#pending.values()];
-    this.#pending.clear();
-    this.#aborted.clear();
+    const all = [...(this.#pendingTable?.values() ?? [])];
+    this.#pendingTable?.clear();
+    this.#abortedTable?.clear();
     for (const request of all) detach(request);
     return all;
   }

@@ -51,6 +51,11 @@ export class ActivityTimers {
     if (this.#idleTimeoutMs !== undefined) this.#lastActivity = Date.now();
   }
 
+  /** Whether a deadline is still ahead (without an idle timeout, none is once a message came). */
+  get pending(): boolean {
+    return this.#firstMessageTimer !== undefined || this.#idleTimeoutMs !== undefined;
+  }
+
   stop(): void {
     if (this.#firstMessageTimer) clearTimeout(this.#firstMessageTimer);
     if (this.#idleTimer) clearTimeout(this.#idleTimer);

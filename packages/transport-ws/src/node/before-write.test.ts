@@ -1,6 +1,7 @@
 /**
  * `onBeforeWrite` on the Node WebSocket transport: listeners run right before frames reach the
- * TCP socket, once per corked batch (server and Node client), before each send when uncorked.
+ * TCP socket: before the first frame of a turn (written at once), then once per corked batch of the
+ * frames after it (server and Node client); before each send when uncorked.
  */
 import { describe, expect, it } from "vitest";
 import type { WsSocket } from "./ws-socket.js";
@@ -28,16 +29,20 @@ function fakeSocket(events: string[], bufferedAmount = 0): WsSocket {
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe("NodeWebSocketTransport onBeforeWrite", () => {
-  it("corked: runs once right before the uncork that writes the turn's frames", async () => {
+  it("corked: runs before the turn's first frame (written at once), then once before the uncork of the rest", async () => {
     const events: string[] = [];
     const rawSocket = { cork: () => events.push("cork"), uncork: () => events.push("uncork") };
     const transport = new NodeWebSocketTransport(fakeSocket(events), { rawSocket, keepalive: false });
     transport.onBeforeWrite(() => events.push("listener"));
     transport.send("a");
     transport.send("b");
-    expect(events).toEqual(["cork", "send a", "send b"]);
+    transport.send("c");
+    expect(events).toEqual(["listener", "send a", "cork", "send b", "send c"]);
     await tick();
-    expect(events).toEqual(["cork", "send a", "send b", "listener", "uncork"]);
+    expect(events).toEqual(["listener", "send a", "cork", "send b", "send c", "listener", "uncork"]);
+    // A new turn: its first frame is written at once again.
+    transport.send("d");
+    expect(events.slice(-2)).toEqual(["listener", "send d"]);
   });
 
   it("uncorked: runs before each send; removed, it no longer runs", () => {
@@ -61,8 +66,8 @@ describe("NodeWebSocketTransport onBeforeWrite", () => {
     });
     transport.onBeforeWrite(() => events.push("listener"));
     await transport.send("abc");
-    expect(events.indexOf("listener")).toBeLessThan(events.indexOf("send abc"));
-    expect(events.indexOf("listener")).toBeLessThan(events.indexOf("uncork"));
-    expect(events.filter((event) => event === "listener")).toHaveLength(1);
+    // The turn's second frame was corked: the corked batch is flushed (listener first) before it.
+    await transport.send("def");
+    expect(events).toEqual(["listener", "send abc", "cork", "listener", "uncork", "send def"]);
   });
 });

@@ -1,6 +1,9 @@
 /**
- * Corking of the TCP socket under a WebSocket: frames sent in one event-loop turn go out in one
- * write (far fewer syscalls when streaming many small messages), flushed early past a size.
+ * Corking of the TCP socket under a WebSocket: the first frame of an event-loop turn is written at
+ * once, the frames sent after it in the same turn go out together in one write at the turn's end
+ * (far fewer syscalls when streaming many small messages), flushed early past a size. A lone
+ * frame (a paced stream, one update per turn on each of many connections) so never waits for the
+ * rest of a turn that other connections may make long.
  */
 
 /** Corked frames are flushed once they reach this size, even within one event-loop turn. */
@@ -16,6 +19,8 @@ export class Cork {
   readonly #beforeUncork: () => void;
   #corked = false;
   #uncorkScheduled = false;
+  /** A frame was written in this turn already: the next ones are corked. */
+  #wroteInTurn = false;
 
   /**
    * Without a raw socket every call is a no-op. `beforeUncork` runs right before the corked
@@ -31,15 +36,19 @@ export class Cork {
     return this.#corked;
   }
 
-  /** Before a send: cork until the end of this event-loop turn. */
+  /** Before a send: the turn's first frame goes out at once, later ones are corked until its end. */
   hold(): void {
     if (!this.#socket || this.#corked) return;
-    this.#corked = true;
-    this.#socket.cork();
     if (!this.#uncorkScheduled) {
       this.#uncorkScheduled = true;
       setImmediate(this.#uncork);
     }
+    if (!this.#wroteInTurn) {
+      this.#wroteInTurn = true;
+      return;
+    }
+    this.#corked = true;
+    this.#socket.cork();
   }
 
   /** After a send that left `bufferedBytes` queued: bound what a cork holds (connections add up). */
@@ -56,6 +65,7 @@ export class Cork {
 
   readonly #uncork = (): void => {
     this.#uncorkScheduled = false;
+    this.#wroteInTurn = false;
     this.flush();
   };
 }

@@ -217,14 +217,7 @@ class Endpoint implements AcpWebSocketServer {
       });
       return refuseUpgrade(socket, 503, "Too many connections", { "Retry-After": "1" });
     }
-    this.reserved++;
-    let slotHeld = true;
-    const releaseSlot = () => {
-      if (slotHeld) {
-        slotHeld = false;
-        this.reserved--;
-      }
-    };
+    const releaseSlot = this.reserveSlot();
     try {
       let principal: unknown;
       if (this.options.authenticate) {
@@ -276,6 +269,22 @@ class Endpoint implements AcpWebSocketServer {
       releaseSlot();
       throw error;
     }
+  }
+
+  /**
+   * Takes a connection slot; the function returned frees it (once, whatever calls it). Made apart
+   * from `handleUpgrade`: a closure there would share its scope, and the connection's whole life
+   * would keep the upgrade request (its headers, its parser's buffers) alive through it.
+   */
+  private reserveSlot(): () => void {
+    this.reserved++;
+    let held = true;
+    return () => {
+      if (held) {
+        held = false;
+        this.reserved--;
+      }
+    };
   }
 
   private accept(webSocket: WebSocket, socket: Duplex, info: AcpConnectionInfo, releaseSlot: () => void): void {

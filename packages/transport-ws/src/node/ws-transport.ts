@@ -305,7 +305,11 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private readonly onMessage = (data: RawData, isBinary: boolean): void => {
     if (this.ending) return;
     this.keepalive?.markAlive();
-    this.timers?.received();
+    if (this.timers) {
+      this.timers.received();
+      // An idle connection holds nothing for deadlines it no longer has.
+      if (!this.timers.pending) this.timers = undefined;
+    }
     if (isBinary) {
       this.closeForViolation(
         ConnectionErrorKinds.ProtocolViolation,

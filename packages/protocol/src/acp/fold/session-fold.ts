@@ -73,15 +73,29 @@ export class SessionFold {
   /** The history in order; `null` is a slot a session-level state moved away from. */
   #slots: (Slot | null)[] = [];
   #vacated = 0;
-  readonly #messages: Readonly<Record<MessageKind, Map<string, MessageState>>> = {
-    user: new Map(),
-    agent: new Map(),
-    thought: new Map(),
-  };
-  readonly #toolCalls = new Map<string, ToolCallState>();
-  readonly #terminals = new Map<string, TerminalState>();
-  readonly #plans = new Map<string, PlanState>();
-  readonly #compactions = new Map<string, CompactionState>();
+  /** Each kind's map is made on first use (see `#toolCalls`). */
+  readonly #messageTables: Partial<Record<MessageKind, Map<string, MessageState>>> = {};
+  #messagesView: Readonly<Record<MessageKind, ReadonlyMap<string, MessageState>>> | undefined;
+  #toolCallsTable: Map<string, ToolCallState> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #toolCalls(): Map<string, ToolCallState> {
+    return (this.#toolCallsTable ??= new Map());
+  }
+  #terminalsTable: Map<string, TerminalState> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #terminals(): Map<string, TerminalState> {
+    return (this.#terminalsTable ??= new Map());
+  }
+  #plansTable: Map<string, PlanState> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #plans(): Map<string, PlanState> {
+    return (this.#plansTable ??= new Map());
+  }
+  #compactionsTable: Map<string, CompactionState> | undefined;
+  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  get #compactions(): Map<string, CompactionState> {
+    return (this.#compactionsTable ??= new Map());
+  }
   #commands: CommandsState | undefined;
   #configOptions: ConfigOptionsState | undefined;
   #usage: UsageState | undefined;
@@ -97,7 +111,12 @@ export class SessionFold {
 
   /** Messages by kind, then `messageId`. */
   get messages(): Readonly<Record<MessageKind, ReadonlyMap<string, MessageState>>> {
-    return this.#messages;
+    this.#messagesView ??= {
+      user: this.#messagesOf("user"),
+      agent: this.#messagesOf("agent"),
+      thought: this.#messagesOf("thought"),
+    };
+    return this.#messagesView;
   }
   get toolCalls(): ReadonlyMap<string, ToolCallState> {
     return this.#toolCalls;
@@ -265,6 +284,15 @@ export class SessionFold {
   // ---- entities ---------------------------------------------------------------------------------
 
   /** Adds a new entity: registered under `id`, appended to the history. */
+  #messagesOf(kind: MessageKind): Map<string, MessageState> {
+    let table = this.#messageTables[kind];
+    if (table === undefined) {
+      table = new Map();
+      this.#messageTables[kind] = table;
+    }
+    return table;
+  }
+
   #add<S extends FoldEntity>(entities: Map<string, S>, id: string, entity: S): S {
     entities.set(id, entity);
     this.#slots.push(entity);
@@ -274,13 +302,13 @@ export class SessionFold {
   #message(kind: MessageKind, messageId: string): MessageState {
     // Looked up first: the streaming hot path allocates nothing for a known message.
     return (
-      this.#messages[kind].get(messageId) ??
-      this.#add(this.#messages[kind], messageId, new MessageState(kind, messageId, this.#newContent()))
+      this.#messageTables[kind]?.get(messageId) ??
+      this.#add(this.#messagesOf(kind), messageId, new MessageState(kind, messageId, this.#newContent()))
     );
   }
 
   #upsertMessage(kind: MessageKind, update: UpdateOf<"user_message" | "agent_message" | "agent_thought">): boolean {
-    const existing = this.#messages[kind].get(update.messageId);
+    const existing = this.#messageTables[kind]?.get(update.messageId);
     return this.#message(kind, update.messageId).upsert(update) || existing === undefined;
   }
 
