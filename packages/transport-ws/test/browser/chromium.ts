@@ -1,4 +1,4 @@
-// The Chromium the browser tests run (this package's and packages/transport-http's), found the way
+// The Chromium the browser tests run (this package's, packages/transport-http's and packages/cli's), found the way
 // scripts/run.mjs finds it: CHROMIUM_PATH when set (then it must work: a broken path fails the
 // test, never skips it), else the first Chromium on PATH. None found: the test skips saying how
 // to install one, except in CI, where it fails.
@@ -35,6 +35,7 @@ export function requireChromium(skip: (note: string) => never): string {
 export async function launchChromium(
   executablePath: string,
   onCleanup: (cleanup: () => Promise<unknown>) => void,
+  options: { viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserContext> {
   if (!existsSync(executablePath)) throw new Error(`CHROMIUM_PATH=${executablePath} does not exist`);
   const userDataDir = await mkdtemp(join(tmpdir(), "acp-kit-chromium-"));
@@ -42,6 +43,7 @@ export async function launchChromium(
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,
+    ...options,
     args: [
       "--headless",
       "--no-sandbox",
