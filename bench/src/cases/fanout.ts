@@ -2,18 +2,13 @@
 // server, each running one prompt turn of 1,000 chunks at the same time. Figures: total
 // throughput and the server's peak RSS.
 import type { TurnClient } from "../full/turn-client.js";
-import type { WsServer } from "../full/ws-spawn.js";
+import type { ServedStack } from "./served-stack.js";
 import { type Figures, MiB, quick } from "./side.js";
 
 const CONNECTIONS = quick ? 10 : 200;
 const CHUNKS = quick ? 100 : 1_000;
 
-export interface FanoutStack {
-  startServer(): Promise<WsServer>;
-  connectClient(url: string): Promise<TurnClient>;
-}
-
-export async function measureFanout(stack: FanoutStack): Promise<Figures> {
+export async function measureFanout(stack: ServedStack): Promise<Figures> {
   const server = await stack.startServer();
   const clients: TurnClient[] = [];
   // Connect in groups of 20: a burst of hundreds of handshakes measures the accept queue.

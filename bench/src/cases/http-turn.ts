@@ -7,21 +7,18 @@
 //         replies it retains for resume, as in agent-memory)
 // The prompt goes out as a POST; the chunks come back as events of the session's SSE stream.
 import { connectClient, type HttpStack, startServer } from "../full/http-spawn.js";
-import { timedTurn } from "../full/turn-client.js";
-import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
+import { measureTurn } from "./served-stack.js";
+import { quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
 
-async function measure(stack: HttpStack): Promise<Figures> {
-  const server = await startServer(stack);
-  const client = await connectClient(stack, server.url);
-  await client.turn(WARMUP);
-  const { result: msgPerSec, peakRss } = await withPeakRss(() => timedTurn(client, CHUNKS));
-  await client.close();
-  const serverPeak = await server.stop();
-  return { msgPerSec, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
-}
+const measure = (stack: HttpStack) =>
+  measureTurn(
+    { startServer: () => startServer(stack), connectClient: (url) => connectClient(stack, url) },
+    CHUNKS,
+    WARMUP,
+  );
 
 await runSide({
   ours: () => measure("ours"),

@@ -10,22 +10,20 @@
 //         that the longer run does not enter the headline sides' peak RSS
 import { timedTurn } from "../full/turn-client.js";
 import { connectClient, startServer, type WsStack } from "../full/ws-spawn.js";
-import { type Figures, MiB, quick, runSide, withPeakRss } from "./side.js";
+import { measureTurn } from "./served-stack.js";
+import { type Figures, quick, runSide } from "./side.js";
 
 const CHUNKS = quick ? 2_000 : 50_000;
 const WARMUP = quick ? 200 : 5_000;
 /** Turns of CHUNKS between the headline turn and the warm one. */
 const WARM_TURNS = 3;
 
-async function measure(stack: WsStack): Promise<Figures> {
-  const server = await startServer(stack);
-  const client = await connectClient(stack, server.url);
-  await client.turn(WARMUP);
-  const { result: msgPerSec, peakRss } = await withPeakRss(() => timedTurn(client, CHUNKS));
-  await client.close();
-  const serverPeak = await server.stop();
-  return { msgPerSec, clientPeakRssMiB: peakRss / MiB, serverPeakRssMiB: serverPeak / MiB };
-}
+const measure = (stack: WsStack) =>
+  measureTurn(
+    { startServer: () => startServer(stack), connectClient: (url) => connectClient(stack, url) },
+    CHUNKS,
+    WARMUP,
+  );
 
 async function warm(stack: WsStack): Promise<Figures> {
   const server = await startServer(stack);
