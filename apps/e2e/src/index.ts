@@ -9,6 +9,7 @@ export * from "./interop-matrix.js";
 export * from "./interop-v1-drivers.js";
 export * from "./normalize.js";
 export * from "./paths.js";
+export * from "./pg-schema.js";
 export * from "./processes.js";
 export * from "./tcp-balancer.js";
 export * from "./tcp-proxy.js";

@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AcpClient, type ClientSession, connectToAgent, RequestError } from "@acp-kit/client";
 import { connectWebSocket } from "@acp-kit/transport-ws/node";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   assertBuilt,
+  createTestSchema,
   normalizeSnapshot,
   SAMPLE_AGENT_BIN,
   SAMPLE_CLIENT_BIN,
@@ -25,6 +25,7 @@ import {
   startTcpBalancer,
   stopAllProcesses,
   type TcpBalancer,
+  type TestSchema,
   type WsAgent,
 } from "../src/index.js";
 
@@ -150,26 +151,16 @@ describe("the sample client resuming a session of a restarted sample agent", () 
 });
 
 describe.skipIf(skipPostgres)("PostgreSQL fleet: two instances behind a balancer", () => {
-  const schema = `acp_e2e_${process.pid}_${Date.now()}`;
-  let admin: pg.Client;
+  let schema: TestSchema;
   let url: string;
   let balancer: TcpBalancer | undefined;
 
   beforeAll(async () => {
-    if (PG_URL === undefined || PG_URL === "")
-      throw new Error(
-        "CI=true but ACP_KIT_PG_URL is not set: npm test starts PostgreSQL where its binaries are installed (.ci/run installs them; see .ci/postgres.sh)",
-      );
-    admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const withSchema = new URL(PG_URL);
-    withSchema.searchParams.set("options", `-c search_path=${schema}`);
-    url = withSchema.toString();
+    schema = await createTestSchema(PG_URL, "acp_e2e");
+    url = schema.url;
   });
   afterAll(async () => {
-    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end();
+    await schema?.drop();
   });
   afterEach(async () => {
     await balancer?.close();
@@ -182,8 +173,8 @@ describe.skipIf(skipPostgres)("PostgreSQL fleet: two instances behind a balancer
       .poll(
         async () =>
           (
-            await admin.query(
-              `SELECT record->'lastStop' AS stop FROM ${schema}.acp_kit_sessions WHERE session_id = $1`,
+            await schema.admin.query(
+              `SELECT record->'lastStop' AS stop FROM ${schema.name}.acp_kit_sessions WHERE session_id = $1`,
               [sessionId],
             )
           ).rows[0]?.stop ?? null,

@@ -19,11 +19,11 @@ import {
   type SessionSnapshot,
 } from "@acp-kit/client";
 import { connectHttp, type HttpClientTransport } from "@acp-kit/transport-http";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   assertBuilt,
   createH2Fetch,
+  createTestSchema,
   freePort,
   type HttpAgent,
   missingProxies,
@@ -34,6 +34,7 @@ import {
   startProxy,
   startSampleHttpAgent,
   stopAllProcesses,
+  type TestSchema,
   throwawayCertificate,
 } from "../src/index.js";
 
@@ -92,25 +93,17 @@ describe("docs/remote.md's proxy snippets", () => {
 });
 
 describe.skipIf(skip)("HTTP fleet: two instances on one database behind a real proxy", () => {
-  const schema = `acp_http_fleet_${process.pid}_${Date.now()}`;
-  let admin: pg.Client;
+  let schema: TestSchema;
   let url: string;
 
   beforeAll(async () => {
-    if (PG_URL === undefined || PG_URL === "")
-      throw new Error("CI=true but ACP_KIT_PG_URL is not set: npm test starts PostgreSQL (see .ci/postgres.sh)");
     if (missing.length > 0)
       throw new Error(`CI=true but ${missing.join(" and ")} is not installed: .ci/run installs nginx and haproxy`);
-    admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const withSchema = new URL(PG_URL);
-    withSchema.searchParams.set("options", `-c search_path=${schema}`);
-    url = withSchema.toString();
+    schema = await createTestSchema(PG_URL, "acp_http_fleet");
+    url = schema.url;
   });
   afterAll(async () => {
-    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin?.end();
+    await schema?.drop();
   });
 
   /** A client that was never interrupted: its own connection straight to `agent`, resume with replay. */
