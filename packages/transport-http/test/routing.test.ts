@@ -1,25 +1,11 @@
 // The RFD's routing table and content rules, and bad input, against the fetch handler directly.
 import { describe, expect, it } from "vitest";
 import type { AcpHttpHandlerOptions } from "../src/index.js";
-import { ACP_CONNECTION_ID_HEADER, ACP_SESSION_ID_HEADER, createAcpHttpHandler } from "../src/index.js";
-import { onCleanup, testAgent } from "./support.js";
-
-const URL_ = "http://127.0.0.1/acp";
-const init = {
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: 2, capabilities: {}, info: { name: "t", version: "0" } },
-};
-
-function handler(options: Partial<AcpHttpHandlerOptions> = {}) {
-  const h = createAcpHttpHandler({ onConnection: (transport) => void testAgent.serve(transport), ...options });
-  onCleanup(() => h.close());
-  return h;
-}
+import { ACP_CONNECTION_ID_HEADER, ACP_SESSION_ID_HEADER } from "../src/index.js";
+import { HANDLER_URL, INITIALIZE_REQUEST, testHandler } from "./support.js";
 
 function post(body: unknown, headers: Record<string, string> = {}) {
-  return new Request(URL_, {
+  return new Request(HANDLER_URL, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -27,8 +13,8 @@ function post(body: unknown, headers: Record<string, string> = {}) {
 }
 
 async function connected(options: Partial<AcpHttpHandlerOptions> = {}) {
-  const h = handler(options);
-  const response = await h.handle(post(init));
+  const h = testHandler(options);
+  const response = await h.handle(post(INITIALIZE_REQUEST));
   expect(response.status).toBe(200);
   const connectionId = response.headers.get(ACP_CONNECTION_ID_HEADER) as string;
   expect(connectionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -41,7 +27,7 @@ describe("routing and content rules", () => {
     const { h, connectionId } = await connected();
     expect(h.connections).toBe(1);
     const deleted = await h.handle(
-      new Request(URL_, { method: "DELETE", headers: { [ACP_CONNECTION_ID_HEADER]: connectionId } }),
+      new Request(HANDLER_URL, { method: "DELETE", headers: { [ACP_CONNECTION_ID_HEADER]: connectionId } }),
     );
     expect(deleted.status).toBe(202);
     expect(h.connections).toBe(0);
@@ -57,7 +43,7 @@ describe("routing and content rules", () => {
   const cases: [string, (id: string) => Request, number][] = [
     [
       "POST with another content type",
-      () => new Request(URL_, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" }),
+      () => new Request(HANDLER_URL, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" }),
       415,
     ],
     [
@@ -95,7 +81,7 @@ describe("routing and content rules", () => {
         ),
       400,
     ],
-    ["initialize on an existing connection", (id) => post(init, { [ACP_CONNECTION_ID_HEADER]: id }), 400],
+    ["initialize on an existing connection", (id) => post(INITIALIZE_REQUEST, { [ACP_CONNECTION_ID_HEADER]: id }), 400],
     [
       "an over-long request id",
       (id) =>
@@ -107,19 +93,23 @@ describe("routing and content rules", () => {
     ],
     [
       "GET without Accept: text/event-stream",
-      (id) => new Request(URL_, { headers: { Accept: "application/json", [ACP_CONNECTION_ID_HEADER]: id } }),
+      (id) => new Request(HANDLER_URL, { headers: { Accept: "application/json", [ACP_CONNECTION_ID_HEADER]: id } }),
       406,
     ],
-    ["GET without Acp-Connection-Id", () => new Request(URL_, { headers: { Accept: "text/event-stream" } }), 400],
+    [
+      "GET without Acp-Connection-Id",
+      () => new Request(HANDLER_URL, { headers: { Accept: "text/event-stream" } }),
+      400,
+    ],
     [
       "GET with an unknown Acp-Connection-Id",
-      () => new Request(URL_, { headers: { Accept: "text/event-stream", [ACP_CONNECTION_ID_HEADER]: "nope" } }),
+      () => new Request(HANDLER_URL, { headers: { Accept: "text/event-stream", [ACP_CONNECTION_ID_HEADER]: "nope" } }),
       404,
     ],
     [
       "GET with an over-long Acp-Session-Id",
       (id) =>
-        new Request(URL_, {
+        new Request(HANDLER_URL, {
           headers: {
             Accept: "text/event-stream",
             [ACP_CONNECTION_ID_HEADER]: id,
@@ -128,13 +118,13 @@ describe("routing and content rules", () => {
         }),
       400,
     ],
-    ["DELETE without Acp-Connection-Id", () => new Request(URL_, { method: "DELETE" }), 400],
+    ["DELETE without Acp-Connection-Id", () => new Request(HANDLER_URL, { method: "DELETE" }), 400],
     [
       "DELETE with an unknown Acp-Connection-Id",
-      () => new Request(URL_, { method: "DELETE", headers: { [ACP_CONNECTION_ID_HEADER]: "nope" } }),
+      () => new Request(HANDLER_URL, { method: "DELETE", headers: { [ACP_CONNECTION_ID_HEADER]: "nope" } }),
       404,
     ],
-    ["PUT", () => new Request(URL_, { method: "PUT" }), 405],
+    ["PUT", () => new Request(HANDLER_URL, { method: "PUT" }), 405],
   ];
   it.each(cases)("%s → %i", async (_name, request, status) => {
     const { h, connectionId } = await connected();
@@ -153,7 +143,7 @@ describe("routing and content rules", () => {
         if (pulled > 10_000) controller.close();
       },
     });
-    const request = new Request(URL_, {
+    const request = new Request(HANDLER_URL, {
       method: "POST",
       headers: { "Content-Type": "application/json", [ACP_CONNECTION_ID_HEADER]: connectionId },
       body,
@@ -168,7 +158,7 @@ describe("routing and content rules", () => {
     const { h, connectionId } = await connected();
     const get = (headers: Record<string, string> = {}) =>
       h.handle(
-        new Request(URL_, {
+        new Request(HANDLER_URL, {
           headers: { Accept: "text/event-stream", [ACP_CONNECTION_ID_HEADER]: connectionId, ...headers },
         }),
       );
@@ -188,7 +178,7 @@ describe("routing and content rules", () => {
     const { h, connectionId } = await connected({ maxStreamsPerConnection: 3 });
     const get = (session: string) =>
       h.handle(
-        new Request(URL_, {
+        new Request(HANDLER_URL, {
           headers: {
             Accept: "text/event-stream",
             [ACP_CONNECTION_ID_HEADER]: connectionId,
@@ -204,22 +194,26 @@ describe("routing and content rules", () => {
 
   it("maxConnections → 503 with Retry-After", async () => {
     const { h } = await connected({ maxConnections: 1 });
-    const refused = await h.handle(post(init));
+    const refused = await h.handle(post(INITIALIZE_REQUEST));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");
   });
 
   it("Origin allow-list → 403 for others, CORS headers for allowed ones; bearer token → 401", async () => {
     const { httpBearerToken } = await import("../src/index.js");
-    const h = handler({ allowedOrigins: ["https://editor.example"], authenticate: httpBearerToken("secret") });
-    const bad = await h.handle(post(init, { Origin: "https://evil.example", Authorization: "Bearer secret" }));
+    const h = testHandler({ allowedOrigins: ["https://editor.example"], authenticate: httpBearerToken("secret") });
+    const bad = await h.handle(
+      post(INITIALIZE_REQUEST, { Origin: "https://evil.example", Authorization: "Bearer secret" }),
+    );
     expect(bad.status).toBe(403);
-    const noToken = await h.handle(post(init, { Origin: "https://editor.example" }));
+    const noToken = await h.handle(post(INITIALIZE_REQUEST, { Origin: "https://editor.example" }));
     expect(noToken.status).toBe(401);
     expect(noToken.headers.get("www-authenticate")).toContain("Bearer");
-    const wrong = await h.handle(post(init, { Authorization: "Bearer nope" }));
+    const wrong = await h.handle(post(INITIALIZE_REQUEST, { Authorization: "Bearer nope" }));
     expect(wrong.status).toBe(401);
-    const ok = await h.handle(post(init, { Origin: "https://editor.example", Authorization: "Bearer secret" }));
+    const ok = await h.handle(
+      post(INITIALIZE_REQUEST, { Origin: "https://editor.example", Authorization: "Bearer secret" }),
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get("access-control-allow-origin")).toBe("https://editor.example");
     expect(ok.headers.get("access-control-expose-headers")).toContain(ACP_CONNECTION_ID_HEADER);

@@ -1,16 +1,8 @@
 // Held output, resumption with Last-Event-ID, and a client that never reads its stream.
 import { describe, expect, it, vi } from "vitest";
 import type { AcpHttpHandlerOptions, SseEvent } from "../src/index.js";
-import { ACP_CONNECTION_ID_HEADER, ACP_SESSION_ID_HEADER, createAcpHttpHandler, SseParser } from "../src/index.js";
-import { onCleanup, testAgent } from "./support.js";
-
-const URL_ = "http://127.0.0.1/acp";
-const init = {
-  jsonrpc: "2.0",
-  id: 0,
-  method: "initialize",
-  params: { protocolVersion: 2, capabilities: {}, info: { name: "t", version: "0" } },
-};
+import { ACP_CONNECTION_ID_HEADER, ACP_SESSION_ID_HEADER, SseParser } from "../src/index.js";
+import { HANDLER_URL, INITIALIZE_REQUEST, testHandler } from "./support.js";
 
 /** Reads a stream's events until `until` holds for the list (or the body ends). */
 async function readEvents(response: Response, until: (events: SseEvent[]) => boolean): Promise<SseEvent[]> {
@@ -27,15 +19,18 @@ async function readEvents(response: Response, until: (events: SseEvent[]) => boo
 }
 
 async function open(options: Partial<AcpHttpHandlerOptions> = {}) {
-  const h = createAcpHttpHandler({ onConnection: (transport) => void testAgent.serve(transport), ...options });
-  onCleanup(() => h.close());
+  const h = testHandler(options);
   const response = await h.handle(
-    new Request(URL_, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(init) }),
+    new Request(HANDLER_URL, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(INITIALIZE_REQUEST),
+    }),
   );
   const connectionId = response.headers.get(ACP_CONNECTION_ID_HEADER) as string;
   const send = (message: unknown, session?: string) =>
     h.handle(
-      new Request(URL_, {
+      new Request(HANDLER_URL, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
@@ -47,7 +42,7 @@ async function open(options: Partial<AcpHttpHandlerOptions> = {}) {
     );
   const get = (session?: string, lastEventId?: string) =>
     h.handle(
-      new Request(URL_, {
+      new Request(HANDLER_URL, {
         headers: {
           Accept: "text/event-stream",
           [ACP_CONNECTION_ID_HEADER]: connectionId,
