@@ -34,8 +34,18 @@ function connectionFailure(error: Error): RefusedError {
   return refusal(0, undefined, (error as { code?: string }).code ?? error.message);
 }
 
-/** One request on the keep-alive pool; resolves with the whole reply. */
-function send(method: string, url: URL, headers: Record<string, string>, body?: string): Promise<Reply> {
+/**
+ * One request on the keep-alive pool; resolves with the whole reply. A request reset on a reused
+ * socket is sent again once: the server closed that idle socket as the request went out (its
+ * keep-alive timeout), so it never read it (Node's documented retry, `request.reusedSocket`).
+ */
+function send(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  body?: string,
+  retried = false,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const sent = request(
       url,
@@ -59,7 +69,11 @@ function send(method: string, url: URL, headers: Record<string, string>, body?: 
         response.once("error", (error) => reject(connectionFailure(error)));
       },
     );
-    sent.once("error", (error) => reject(connectionFailure(error)));
+    sent.once("error", (error) => {
+      if (!retried && sent.reusedSocket && (error as { code?: string }).code === "ECONNRESET")
+        resolve(send(method, url, headers, body, true));
+      else reject(connectionFailure(error));
+    });
     sent.end(body);
   });
 }
