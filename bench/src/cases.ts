@@ -832,6 +832,111 @@ const scaleStream: CaseSpec = {
   ],
 };
 
+// The scale group's Streamable HTTP rows: the same cases' scripts (their measurement, one home)
+// with both servers serving Streamable HTTP instead of WebSocket, against raw HTTP clients.
+const SCALE_HTTP_STACKS = [
+  "ours: `createAcpHttpServer` (HTTP/1.1) serving one `defineAgent` agent; `maxConnections` and `maxSessions` raised to 40,000 past the load, every other option its default (replay window 1 MiB per stream, keepalive 15 s, 256 streams per connection).",
+  "sdk: `AcpServer` + `createNodeHttpHandler` on `node:http`, its defaults (no connection cap to raise; its per-connection limits are above the load), serving the v2 `agent()` app with the prompt lifecycle written out. The agents do the same work as in the WebSocket rows (a prompt `<n>@<ms>` streams n stamped `agent_message_chunk` updates on a fixed schedule). Both servers keep Node's 5 s keep-alive timeout.",
+  "load: raw clients in their own processes, no ACP library: `node:http` POSTs (`initialize` answered 200 with `Acp-Connection-Id`, the rest 202), and each connection's two SSE GET streams (the connection's, where `session/new` is answered, and the session's, where its updates and the prompt's response come) on their own sockets, read by a small SSE parser (`data:`/`id:`/`event:` fields, CRLF, LF or CR line ends) and `JSON.parse` per event. The POSTs of a load process share one keep-alive pool of 64 sockets, as a proxy's upstream connections would carry them. The servers run with `--expose-gc` and read their memory after a full GC.",
+];
+
+const scaleHttpIdle: CaseSpec = {
+  name: "scale-http-idle",
+  title: "3,000 idle Streamable HTTP connections, each with its connection and session SSE streams open, on one server",
+  what: [
+    ...SCALE_HTTP_STACKS,
+    "3,000 clients of one load process (50 handshakes in flight) each `initialize`, open the connection's stream, `session/new`, open the session's stream, then idle. 3,000 and not scale-idle's 10,000: a handshake is four requests (about 250 connections+sessions per second per server on these two cores: 5,000 took 52 s for one round of both sides, past this case's time), and every connection holds two GET sockets on the server and two in the load process (6,000 of a process's 20,000 file descriptors here). Server RSS and heap after a full GC, over their figures after a warm-up of 100 sessions opened and closed (`DELETE`), per connection+session. Two rounds (one of both sides takes about 45 s on a loaded machine).",
+  ],
+  script: "scale-http-idle.ts",
+  sides: ["ours", "sdk"],
+  // Two: a round of both sides takes ~45 s under load (its memory figures vary by 2 % or less).
+  rounds: 2,
+  rows: [
+    {
+      label: "server RSS per connection+session vs SDK",
+      unit: "KiB",
+      better: "lower",
+      ours: { side: "ours", figure: "rssPerConnectionKiB" },
+      theirs: { side: "sdk", figure: "rssPerConnectionKiB" },
+      target: 0.5,
+    },
+    {
+      label: "server heap per connection+session vs SDK",
+      unit: "KiB",
+      better: "lower",
+      ours: { side: "ours", figure: "heapPerConnectionKiB" },
+      theirs: { side: "sdk", figure: "heapPerConnectionKiB" },
+      target: 0.5,
+    },
+    {
+      label: "server external memory per connection+session vs SDK",
+      unit: "KiB",
+      better: "lower",
+      ours: { side: "ours", figure: "externalPerConnectionKiB" },
+      theirs: { side: "sdk", figure: "externalPerConnectionKiB" },
+    },
+    {
+      label: "connections+sessions opened per second vs SDK",
+      unit: "conn/s",
+      better: "higher",
+      ours: { side: "ours", figure: "connectPerSec" },
+      theirs: { side: "sdk", figure: "connectPerSec" },
+    },
+  ],
+};
+
+const scaleHttpStream: CaseSpec = {
+  name: "scale-http-stream",
+  title: "1,000 Streamable HTTP sessions streaming at once, 20 chunks/s each (20,000 updates/s), on one server",
+  what: [
+    ...SCALE_HTTP_STACKS,
+    "scale-stream's workload: 1,000 clients (two load processes of 500), one connection and session each with both streams open, all prompted at once (the prompts POSTed over 50 ms); each turn streams 200 chunks at 20 per second as events of the session's stream (the issue's 1,000 chunks shortened to 200 to fit the bench's time). Latency: from the agent's append (a stamp in the chunk) to the raw client's parse of the event; lateness: from when the chunk was due on its schedule. Server CPU (`process.cpuUsage`) and event-loop delay (`monitorEventLoopDelay`, 10 ms resolution) over the stream. A 10-chunk turn on every session first. Two rounds (a side takes about 20 s) to keep the case near 90 s.",
+  ],
+  script: "scale-http-stream.ts",
+  sides: ["ours", "sdk"],
+  // Two: a side takes ~20 s here (scale-stream's ~14 s, plus four requests per handshake).
+  rounds: 2,
+  rows: [
+    {
+      label: "delivery latency p99 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latencyP99Ms" },
+      theirs: { side: "sdk", figure: "latencyP99Ms" },
+      target: 0.5,
+    },
+    {
+      label: "delivery latency p50 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latencyP50Ms" },
+      theirs: { side: "sdk", figure: "latencyP50Ms" },
+    },
+    {
+      label: "server CPU per delivered update vs SDK",
+      unit: "µs",
+      better: "lower",
+      ours: { side: "ours", figure: "cpuMicrosPerUpdate" },
+      theirs: { side: "sdk", figure: "cpuMicrosPerUpdate" },
+      target: 0.3,
+    },
+    {
+      label: "lateness p99 vs SDK (from when the chunk was due on its schedule to its receipt)",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "latenessP99Ms" },
+      theirs: { side: "sdk", figure: "latenessP99Ms" },
+    },
+    {
+      label: "server event-loop delay p99 vs SDK",
+      unit: "ms",
+      better: "lower",
+      ours: { side: "ours", figure: "eventLoopDelayP99Ms" },
+      theirs: { side: "sdk", figure: "eventLoopDelayP99Ms" },
+    },
+  ],
+};
+
 const scaleChurn: CaseSpec = {
   name: "scale-churn",
   title: "Connection churn: connect, initialize, session/new, one turn, close, for 10 s",
@@ -842,6 +947,49 @@ const scaleChurn: CaseSpec = {
   script: "scale-churn.ts",
   sides: ["ours", "sdk"],
   rounds: 3,
+  rows: [
+    {
+      label: "sessions per second vs SDK",
+      unit: "sessions/s",
+      better: "higher",
+      ours: { side: "ours", figure: "sessionsPerSec" },
+      theirs: { side: "sdk", figure: "sessionsPerSec" },
+      target: 3,
+    },
+    {
+      label: "server RSS after the churn / before (ours)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "ours", figure: "rssAfterOverBefore" },
+      target: 1.1,
+    },
+    {
+      label: "server RSS after the churn / before (sdk)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "sdk", figure: "rssAfterOverBefore" },
+    },
+    {
+      label: "server heap after the churn / before (ours)",
+      unit: "×",
+      better: "lower",
+      ours: { side: "ours", figure: "heapAfterOverBefore" },
+      target: 1.1,
+    },
+  ],
+};
+
+const scaleHttpChurn: CaseSpec = {
+  name: "scale-http-churn",
+  title: "Streamable HTTP connection churn: initialize, both streams, session/new, one turn, DELETE, for 10 s",
+  what: [
+    ...SCALE_HTTP_STACKS,
+    "scale-churn's workload: 32 loops of one load process, each: `initialize`, open the connection's stream, `session/new`, open the session's stream, a one-chunk turn, `DELETE`, then the streams' sockets closed (waiting for their close), as fast as they go for 10 s (the issue's 30 s shortened to fit the bench's time). RSS and heap after the churn (a full GC) over their figures before it, taken after a warm-up churn of at least 1,200 sessions (in 2 s rounds): ours keeps up to 1,000 closed sessions for resume (`maxClosedSessions`, docs/limits.md, a bound, not a leak), so they are in both figures. One round (the warm-up alone takes about 20 s a side at HTTP's handshake rate).",
+  ],
+  script: "scale-http-churn.ts",
+  sides: ["ours", "sdk"],
+  // One: the warm-up of 1,200 sessions alone takes ~20 s a side at HTTP's handshake rate.
+  rounds: 1,
   rows: [
     {
       label: "sessions per second vs SDK",
@@ -940,6 +1088,9 @@ export const CASES: readonly CaseSpec[] = [
   wireTap,
   scaleIdle,
   scaleStream,
+  scaleHttpIdle,
+  scaleHttpStream,
   scaleChurn,
+  scaleHttpChurn,
   scaleEdge,
 ];

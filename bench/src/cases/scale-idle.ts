@@ -2,11 +2,14 @@
 // `initialize`d with one open session, then idle. Figures: the server's RSS and heap (after a full
 // GC) per connection+session, over its figures after a warm-up of 100 sessions opened and closed.
 import type { Opened } from "../scale/load.js";
-import { type ScaleStack, startLoad, startScaleServer } from "../scale/scale-server.js";
+import { type ScaleStack, scaleTransport, startLoad, startScaleServer } from "../scale/scale-server.js";
 import type { ServerMemory } from "../scale/server-control.js";
 import { type Figures, quick, runSide } from "./side.js";
 
-const CONNECTIONS = quick ? 300 : 10_000;
+// Over Streamable HTTP (scale-http-idle.ts) 3,000: a handshake is four requests, ~250/s on these
+// two cores (5,000 would take the case past two minutes), and each connection holds two SSE GET
+// sockets on the server and in the load process (6,000 of a process's 20,000 file descriptors).
+const CONNECTIONS = quick ? 300 : scaleTransport() === "http" ? 3_000 : 10_000;
 const KiB = 1024;
 
 async function measure(stack: ScaleStack): Promise<Figures> {

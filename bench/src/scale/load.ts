@@ -1,9 +1,18 @@
-// A load generator process of the scale cases: raw clients (raw-session.ts) driven by the case
-// over IPC. It holds the sessions it opened between commands.
+// A load generator process of the scale cases: raw clients (raw-session.ts over WebSocket,
+// raw-http-session.ts over Streamable HTTP, by the server's URL) driven by the case over IPC. It
+// holds the sessions it opened between commands.
 import { serveCommands } from "./control.js";
+import { RawHttpSession } from "./raw-http-session.js";
 import { RawSession, type Refusal, RefusedError } from "./raw-session.js";
 
-const sessions: RawSession[] = [];
+type Session = RawSession | RawHttpSession;
+
+/** A raw client of the server at `url`: Streamable HTTP for an `http:` URL, else WebSocket. */
+function openSession(url: string): Promise<Session> {
+  return url.startsWith("http:") ? RawHttpSession.open(url) : RawSession.open(url);
+}
+
+const sessions: Session[] = [];
 
 export interface Opened {
   opened: number;
@@ -52,7 +61,7 @@ async function connect(args: { url: string; count: number; concurrency: number }
     while (refusal === undefined && next < args.count) {
       next++;
       try {
-        sessions.push(await RawSession.open(args.url));
+        sessions.push(await openSession(args.url));
       } catch (error) {
         if (!(error instanceof RefusedError)) throw error;
         refusal ??= error.refusal;
@@ -88,7 +97,7 @@ async function stream(args: { text: string; expected: number; spreadMs: number }
     const due = started + i * step;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    turns.push((sessions[i] as RawSession).prompt(args.text));
+    turns.push((sessions[i] as Session).prompt(args.text));
   }
   await Promise.all(turns);
   const seconds = (performance.now() - started) / 1000;
@@ -134,7 +143,7 @@ async function churn(args: { url: string; text: string; seconds: number; concurr
   const loop = async (): Promise<void> => {
     while (performance.now() < end) {
       try {
-        const session = await RawSession.open(args.url);
+        const session = await openSession(args.url);
         await session.prompt(args.text);
         await session.close();
         done++;

@@ -5,7 +5,7 @@ import { WebSocket } from "ws";
 import { CWD, clientInfo } from "../full/workload.js";
 import { chunkStamps, nowMicros } from "./paced-work.js";
 
-interface Message {
+export interface Message {
   id?: number;
   result?: { sessionId?: string };
   error?: unknown;

@@ -58,3 +58,6 @@ export function serveServerControl(url: string, close: () => Promise<void>): voi
 
 /** The servers' command line: `--capped` keeps our server's default connection cap (the edge case). */
 export const capped = process.argv.includes("--capped");
+
+/** `--http`: the servers serve Streamable HTTP instead of WebSocket (the scale-http-* cases). */
+export const overHttp = process.argv.includes("--http");

@@ -1,12 +1,14 @@
-// Scale server process, ours: `createAcpWebSocketServer` serving one `defineAgent` agent that
-// streams the paced chunks of paced-work.ts. The connection and session caps are raised past the
-// case's load (10,000 idle connections), except with `--capped` (the edge case: the defaults of
-// docs/limits.md).
+// Scale server process, ours: `createAcpWebSocketServer` (with `--http`: `createAcpHttpServer`,
+// Streamable HTTP) serving one `defineAgent` agent that streams the paced chunks of
+// paced-work.ts. The connection and session caps are raised past the cases' load (10,000 idle
+// connections), except with `--capped` (the edge case: the defaults of docs/limits.md); every
+// other option keeps its default.
 import { defineAgent } from "@acp-kit/agent";
+import { createAcpHttpServer } from "@acp-kit/transport-http/node";
 import { createAcpWebSocketServer } from "@acp-kit/transport-ws/node";
 import { agentInfo } from "../full/workload.js";
 import { pacedChunks } from "./paced-work.js";
-import { capped, serveServerControl } from "./server-control.js";
+import { capped, overHttp, serveServerControl } from "./server-control.js";
 
 const RAISED = 40_000;
 
@@ -19,10 +21,11 @@ const agent = defineAgent({
     return "end_turn";
   },
 });
-const server = await createAcpWebSocketServer({
+const options = {
   ...(capped ? {} : { maxConnections: RAISED }),
-  onConnection(transport) {
+  onConnection(transport: Parameters<typeof agent.serve>[0]) {
     agent.serve(transport);
   },
-});
+};
+const server = overHttp ? await createAcpHttpServer(options) : await createAcpWebSocketServer(options);
 serveServerControl(server.url, () => server.close());

@@ -11,7 +11,12 @@ import {
 import { checkAuthentication, createOriginCheck } from "./access.js";
 import { readBody } from "./body.js";
 import { HttpConnection } from "./http-connection.js";
-import { type AcpHttpHandlerOptions, type ResolvedLimits, resolveLimits } from "./options.js";
+import {
+  type AcpHttpConnectionInfo,
+  type AcpHttpHandlerOptions,
+  type ResolvedLimits,
+  resolveLimits,
+} from "./options.js";
 
 /** A fetch-style handler of the `/acp` endpoint's Streamable HTTP profile. */
 export interface AcpHttpHandler {
@@ -187,24 +192,15 @@ class Handler implements AcpHttpHandler {
     principal: unknown,
   ): Promise<Response> {
     if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
-    const connectionId = crypto.randomUUID();
-    const connection = new HttpConnection(connectionId, this.limits, this.options.logger);
-    this.live.set(connectionId, connection);
-    void connection.closed.then(() => this.live.delete(connectionId));
-    try {
-      const served = this.options.onConnection(connection, { connectionId, request, origin, principal });
-      if (served && typeof served.then === "function") {
-        served.then(undefined, (error: unknown) => this.failConnection(connection, error));
-      }
-    } catch (error) {
-      this.failConnection(connection, error);
+    const connection = this.openConnection();
+    const connectionId = connection.connectionId;
+    if (!this.serve(connection, { connectionId, request, origin, principal }))
       return text(500, "Internal server error");
-    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     const outcome = await Promise.race([
       connection.initializeWith(payload, idKey),
-      connection.closed.then(() => "closed" as const),
+      connection.closed.then(closedOutcome),
       new Promise<"timeout">((resolve) => {
         timer = setTimeout(() => resolve("timeout"), this.limits.initializeTimeoutMs);
       }),
@@ -234,6 +230,33 @@ class Handler implements AcpHttpHandler {
     });
   }
 
+  // openConnection and serve leave callbacks for the connection's whole life (on its `closed`, on
+  // what `onConnection` returned): methods of their own, so that those callbacks do not share
+  // `initialize`'s scope and keep its request alive as long.
+
+  /** A new connection, in `live` until it closes. */
+  private openConnection(): HttpConnection {
+    const connectionId = crypto.randomUUID();
+    const connection = new HttpConnection(connectionId, this.limits, this.options.logger);
+    this.live.set(connectionId, connection);
+    void connection.closed.then(() => this.live.delete(connectionId));
+    return connection;
+  }
+
+  /** Hands `connection` to `onConnection`; false when that threw (the connection is closed). */
+  private serve(connection: HttpConnection, info: AcpHttpConnectionInfo): boolean {
+    try {
+      const served = this.options.onConnection(connection, info);
+      if (served && typeof served.then === "function") {
+        served.then(undefined, (error: unknown) => this.failConnection(connection, error));
+      }
+      return true;
+    } catch (error) {
+      this.failConnection(connection, error);
+      return false;
+    }
+  }
+
   private failConnection(connection: HttpConnection, error: unknown): void {
     this.options.logger?.error?.("ACP HTTP onConnection failed; closing the connection", {
       connectionId: connection.connectionId,
@@ -241,6 +264,16 @@ class Handler implements AcpHttpHandler {
     });
     connection.terminate(ConnectionError.closed("onConnection failed", undefined, error));
   }
+}
+
+/**
+ * `initialize`'s outcome when the connection closes first. A module function, not an arrow in
+ * `initialize`: held by the connection's `closed` for the connection's whole life, that arrow
+ * would share the method's scope and keep its request (the `Request`, its aborted signal's
+ * error, and on Node the request and response objects under them) alive as long.
+ */
+function closedOutcome(): "closed" {
+  return "closed";
 }
 
 function text(status: number, message: string, headers: Record<string, string> = {}): Response {
