@@ -6,7 +6,11 @@ import { Readable } from "node:stream";
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
 
-/** A fetch `Request` over a Node request; its signal aborts when the client goes away. */
+/**
+ * A fetch `Request` over a Node request; its signal aborts when the client goes away before the
+ * response is ended (a response the server ended aborts nothing: an abort makes a `DOMException`
+ * with its stack, once per request on a busy server).
+ */
 export function toFetchRequest(request: NodeRequest, response: NodeResponse, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -14,7 +18,9 @@ export function toFetchRequest(request: NodeRequest, response: NodeResponse, ori
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const controller = new AbortController();
-  response.once("close", () => controller.abort());
+  response.once("close", () => {
+    if (!response.writableEnded) controller.abort();
+  });
   const method = request.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(new URL(request.url ?? "/", origin), {
