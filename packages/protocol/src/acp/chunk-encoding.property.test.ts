@@ -90,6 +90,28 @@ describe("encodeTextChunk", () => {
     );
   });
 
+  it("writes the right head for thousands of messages streaming at once, their chunks interleaved", () => {
+    // More messages than one generation of remembered heads holds, each chunk's message picked at
+    // random; the same message id also comes with another session and kind.
+    const pick = fc.array(fc.tuple(fc.nat(5000), fc.nat(3)), { minLength: 4000, maxLength: 6000 });
+    fc.assert(
+      fc.property(pick, (picks) => {
+        for (const [message, variant] of picks) {
+          const params = {
+            sessionId: `s${variant === 3 ? message + 1 : message}`,
+            update: {
+              sessionUpdate: variant === 2 ? "agent_thought_chunk" : "agent_message_chunk",
+              messageId: `m${message}`,
+              content: { type: "text", text: `t${variant}` },
+            },
+          };
+          expect(encodeTextChunk("session/update", params)).toBe(stringified("session/update", params));
+        }
+      }),
+      { numRuns: 5 },
+    );
+  });
+
   it("leaves every near miss to JSON.stringify, so what is sent never differs from it", () => {
     fc.assert(
       fc.property(variant, (params) => {

@@ -31,18 +31,46 @@ export const encodeTextChunk: NotificationEncoder = (method, params) => {
   return `${prefixOf(sessionId, sessionUpdate as string, messageId)}${jsonString(text)}}}}}`;
 };
 
-/** The payload up to the text, for the last message seen: a message's chunks share it. */
-let last = { sessionId: "", sessionUpdate: "", messageId: "", prefix: "" };
+/** A message's payload up to the text (its chunks share it), with what it was built from. */
+interface Prefix {
+  sessionId: string;
+  sessionUpdate: string;
+  prefix: string;
+}
+
+/**
+ * The prefixes of the messages streamed lately, by `messageId`: many sessions streaming at once
+ * interleave their chunks, so one remembered prefix would be rebuilt for nearly every chunk. Two
+ * generations bound the memory: once the newer holds `PREFIXES` messages, it becomes the older
+ * and the one before is dropped; a message found in the older moves to the newer.
+ */
+const PREFIXES = 2048;
+let recent = new Map<string, Prefix>();
+let older = new Map<string, Prefix>();
 
 function prefixOf(sessionId: string, sessionUpdate: string, messageId: string): string {
-  if (last.messageId !== messageId || last.sessionId !== sessionId || last.sessionUpdate !== sessionUpdate) {
+  let entry = recent.get(messageId);
+  if (entry === undefined) {
+    entry = older.get(messageId);
+    if (entry !== undefined) remember(messageId, entry);
+  }
+  if (entry === undefined || entry.sessionId !== sessionId || entry.sessionUpdate !== sessionUpdate) {
     const prefix =
       `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},` +
       `"update":{"sessionUpdate":"${sessionUpdate}","messageId":${JSON.stringify(messageId)},` +
       `"content":{"type":"text","text":`;
-    last = { sessionId, sessionUpdate, messageId, prefix };
+    entry = { sessionId, sessionUpdate, prefix };
+    remember(messageId, entry);
   }
-  return last.prefix;
+  return entry.prefix;
+}
+
+function remember(messageId: string, entry: Prefix): void {
+  if (recent.size >= PREFIXES && !recent.has(messageId)) {
+    older = recent;
+    recent = new Map();
+  }
+  recent.set(messageId, entry);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `onBeforeWrite` on the Node WebSocket transport: listeners run right before frames reach the
- * TCP socket: before the first frame of a turn (written at once), then once per corked batch of the
+ * TCP socket: before the first frame of a tick (written at once), then once per corked batch of the
  * frames after it (server and Node client); before each send when uncorked.
  */
 import { describe, expect, it } from "vitest";
@@ -29,7 +29,7 @@ function fakeSocket(events: string[], bufferedAmount = 0): WsSocket {
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe("NodeWebSocketTransport onBeforeWrite", () => {
-  it("corked: runs before the turn's first frame (written at once), then once before the uncork of the rest", async () => {
+  it("corked: runs before the tick's first frame (written at once), then once before the uncork of the rest", async () => {
     const events: string[] = [];
     const rawSocket = { cork: () => events.push("cork"), uncork: () => events.push("uncork") };
     const transport = new NodeWebSocketTransport(fakeSocket(events), { rawSocket, keepalive: false });
@@ -40,7 +40,7 @@ describe("NodeWebSocketTransport onBeforeWrite", () => {
     expect(events).toEqual(["listener", "send a", "cork", "send b", "send c"]);
     await tick();
     expect(events).toEqual(["listener", "send a", "cork", "send b", "send c", "listener", "uncork"]);
-    // A new turn: its first frame is written at once again.
+    // A new tick: its first frame is written at once again.
     transport.send("d");
     expect(events.slice(-2)).toEqual(["listener", "send d"]);
   });
@@ -66,7 +66,7 @@ describe("NodeWebSocketTransport onBeforeWrite", () => {
     });
     transport.onBeforeWrite(() => events.push("listener"));
     await transport.send("abc");
-    // The turn's second frame was corked: the corked batch is flushed (listener first) before it.
+    // The tick's second frame was corked: the corked batch is flushed (listener first) before it.
     await transport.send("def");
     expect(events).toEqual(["listener", "send abc", "cork", "listener", "uncork", "send def"]);
   });

@@ -1,12 +1,18 @@
 /**
- * Corking of the TCP socket under a WebSocket: the first frame of an event-loop turn is written at
- * once, the frames sent after it in the same turn go out together in one write at the turn's end
- * (far fewer syscalls when streaming many small messages), flushed early past a size. A lone
- * frame (a paced stream, one update per turn on each of many connections) so never waits for the
- * rest of a turn that other connections may make long.
+ * Corking of the TCP socket under a WebSocket, per tick: the work of one event-loop callback and
+ * the promise jobs it queues. A connection's first frame of a tick is written at once; the frames
+ * it sends after that in the same tick are corked and go out together in one write as soon as the
+ * tick's work is done (before the loop runs its next callback), flushed early past a size. A lone
+ * frame (a paced stream: one update per tick on each of many connections) so never waits, and a
+ * burst waits only for the code that sends it, never for the other callbacks of a loop turn (the
+ * other connections' timers and reads, which under load take tens of milliseconds).
+ *
+ * One flush is scheduled per tick for every connection (not a timer per connection per frame):
+ * the connections that corked are listed and the tick counter moves on, so a connection knows its
+ * next frame is the first of a new tick.
  */
 
-/** Corked frames are flushed once they reach this size, even within one event-loop turn. */
+/** Corked frames are flushed once they reach this size, even within one tick. */
 const CORK_FLUSH_BYTES = 64 * 1024;
 
 export interface Corkable {
@@ -14,13 +20,30 @@ export interface Corkable {
   uncork(): void;
 }
 
+/** Counts the ticks in which a frame was sent; a connection that last wrote in an older one writes at once. */
+let tick = 0;
+let endScheduled = false;
+/** The connections holding corked frames of this tick. */
+let corked: Cork[] = [];
+let spare: Cork[] = [];
+
+/** Runs once the tick's callback and its promise jobs are done (`process.nextTick` runs after those). */
+function endTick(): void {
+  endScheduled = false;
+  tick++;
+  const flushing = corked;
+  corked = spare;
+  for (const cork of flushing) cork.flush();
+  flushing.length = 0;
+  spare = flushing;
+}
+
 export class Cork {
   readonly #socket: Corkable | undefined;
   readonly #beforeUncork: () => void;
   #corked = false;
-  #uncorkScheduled = false;
-  /** A frame was written in this turn already: the next ones are corked. */
-  #wroteInTurn = false;
+  /** The tick of this connection's last frame: a frame in the same tick is corked. */
+  #tick = -1;
 
   /**
    * Without a raw socket every call is a no-op. `beforeUncork` runs right before the corked
@@ -36,19 +59,20 @@ export class Cork {
     return this.#corked;
   }
 
-  /** Before a send: the turn's first frame goes out at once, later ones are corked until its end. */
+  /** Before a send: the tick's first frame goes out at once, later ones are corked until its end. */
   hold(): void {
-    if (!this.#socket || this.#corked) return;
-    if (!this.#uncorkScheduled) {
-      this.#uncorkScheduled = true;
-      setImmediate(this.#uncork);
+    if (this.#socket === undefined || this.#corked) return;
+    if (!endScheduled) {
+      endScheduled = true;
+      process.nextTick(endTick);
     }
-    if (!this.#wroteInTurn) {
-      this.#wroteInTurn = true;
+    if (this.#tick !== tick) {
+      this.#tick = tick;
       return;
     }
     this.#corked = true;
     this.#socket.cork();
+    corked.push(this);
   }
 
   /** After a send that left `bufferedBytes` queued: bound what a cork holds (connections add up). */
@@ -62,10 +86,4 @@ export class Cork {
     this.#beforeUncork();
     this.#socket?.uncork();
   }
-
-  readonly #uncork = (): void => {
-    this.#uncorkScheduled = false;
-    this.#wroteInTurn = false;
-    this.flush();
-  };
 }

@@ -290,6 +290,7 @@ class Endpoint implements AcpWebSocketServer {
   private accept(webSocket: WebSocket, socket: Duplex, info: AcpConnectionInfo, releaseSlot: () => void): void {
     const transport = new NodeWebSocketTransport(webSocket, {
       rawSocket: socket,
+      unmaskedFrames: true,
       connectionId: info.connectionId,
       logger: this.logger,
       keepalive: this.options.keepalive,

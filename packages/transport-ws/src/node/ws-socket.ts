@@ -7,6 +7,8 @@ export interface WsSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
   readonly protocol: string;
+  /** The extensions negotiated in the handshake (`""` for none); absent, taken as unknown. */
+  readonly extensions?: string;
   send(data: string, callback?: (error?: Error) => void): void;
   close(code?: number, reason?: string): void;
   terminate(): void;

@@ -19,8 +19,9 @@ import {
   type WebSocketTransportOptions,
 } from "../websocket-transport.js";
 import { ActivityTimers } from "./activity-timers.js";
-import { Cork } from "./cork.js";
+import { Cork, type Corkable } from "./cork.js";
 import { Keepalive, type KeepaliveOptions } from "./keepalive.js";
+import { type FrameSink, writeTextFrame } from "./text-frame.js";
 import type { WsSocket } from "./ws-socket.js";
 
 export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions {
@@ -33,10 +34,17 @@ export interface NodeWebSocketTransportOptions extends WebSocketTransportOptions
   requireInitializeFirst?: boolean;
   connectionId?: string;
   /**
-   * The TCP socket under the WebSocket. When given, frames sent in one event-loop turn are
-   * corked into one write (far fewer syscalls when streaming many small messages).
+   * The TCP socket under the WebSocket. When given, frames sent in one tick (one event-loop
+   * callback and its promise jobs) after the first are corked into one write (far fewer syscalls
+   * when streaming many small messages).
    */
-  rawSocket?: { cork(): void; uncork(): void };
+  rawSocket?: Corkable & Partial<FrameSink>;
+  /**
+   * Server side (a server's frames are not masked): with a `rawSocket` that can `write` and no
+   * WebSocket extension negotiated, each text frame is written to it directly, header and payload
+   * in one write (see text-frame.ts), instead of through `ws`'s framing.
+   */
+  unmaskedFrames?: boolean;
   /** Close with 1008 unless a first message arrives within this many ms (server side). Default: no limit. */
   firstMessageTimeoutMs?: number;
   /** Close with 1000 after this many ms without any message in either direction. Default: no limit. */
@@ -73,6 +81,8 @@ export class NodeWebSocketTransport implements WebSocketTransport {
   private keepalive: Keepalive | undefined;
   private timers: ActivityTimers | undefined;
   private readonly onBacklog: ((transport: NodeWebSocketTransport) => void) | undefined;
+  /** Writes one text frame: straight to the TCP socket (a server without extensions), else through `ws`. */
+  private readonly writeFrame: (payload: string, callback?: (error?: Error | null) => void) => void;
 
   constructor(
     private readonly socket: WsSocket,
@@ -88,6 +98,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     this.checkFirst = options.requireInitializeFirst ?? false;
     this.beforeWrite = new BeforeWriteListeners(this.logger);
     this.cork = new Cork(options.rawSocket, () => this.beforeWrite.run());
+    this.writeFrame = frameWriter(socket, options);
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -199,7 +210,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     if (buffered + payload.length < this.highWaterMark) {
       // Corked, the listeners run once at the uncork; uncorked, this send is the write.
       if (!this.cork.holding) this.beforeWrite.run();
-      this.socket.send(payload);
+      this.writeFrame(payload);
       this.cork.sent(buffered + payload.length);
       return;
     }
@@ -210,7 +221,7 @@ export class NodeWebSocketTransport implements WebSocketTransport {
     // Over the high-water mark: the caller waits until this frame has been handed to the OS,
     // which means everything queued before it has drained.
     return new Promise((resolve, reject) => {
-      this.socket.send(payload, (error) => {
+      this.writeFrame(payload, (error) => {
         if (error) {
           reject(new ConnectionError(ConnectionErrorKinds.WriteFailed, "WebSocket write failed", { cause: error }));
         } else {
@@ -382,6 +393,21 @@ export class NodeWebSocketTransport implements WebSocketTransport {
 }
 
 function noop(): void {}
+
+function canWrite(raw: NodeWebSocketTransportOptions["rawSocket"]): raw is Corkable & FrameSink {
+  return raw?.write !== undefined;
+}
+
+function frameWriter(
+  socket: WsSocket,
+  options: NodeWebSocketTransportOptions,
+): (payload: string, callback?: (error?: Error | null) => void) => void {
+  const raw = options.rawSocket;
+  // Compression (permessage-deflate) transforms the payload: only `ws` frames it then.
+  if (options.unmaskedFrames === true && canWrite(raw) && socket.extensions === "")
+    return (payload, callback) => writeTextFrame(raw, payload, callback);
+  return (payload, callback) => socket.send(payload, callback);
+}
 
 /**
  * A text frame as a string. UTF-8 is not validated by `ws` (`skipUTF8Validation`): invalid
