@@ -47,11 +47,7 @@ const RECURSION_LIMIT = 1024;
 function deeperThan(value: object, depth: number, maxDepth: number): boolean {
   if (depth > maxDepth) return true;
   if (Array.isArray(value)) {
-    // An index loop, not `for...of`: the iterator protocol's loads get no type feedback from the
-    // first messages of a process (their arrays are walked before V8 records any), and reaching
-    // them later in optimized code deoptimizes the walk.
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
+    for (const item of value) {
       if (typeof item === "object" && item !== null && deeperThan(item, depth + 1, maxDepth)) return true;
     }
     return false;

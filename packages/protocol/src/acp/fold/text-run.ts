@@ -37,7 +37,7 @@ export class TextRun {
   /** Joined segments of `SEGMENT_PIECES` chunks each: bytes (a view into a block) or a string. */
   readonly #segments: (Uint8Array | string)[] = [];
   /** Texts of the chunks not yet joined into a segment. */
-  readonly #pending: string[] = [];
+  #pending: string[] = [];
   /** Length (UTF-16 units) of each chunk's text, in order: segments first, then pending. */
   #lengths = new Uint32Array(FIRST_LENGTHS);
   #count = 0;
@@ -57,9 +57,7 @@ export class TextRun {
 
   #seal(): void {
     const joined = this.#pending.join("");
-    // Emptied in place, not replaced: a new `[]` starts with another element kind, which the
-    // optimized `push` has not seen (a deoptimization at every segment of the first long reply).
-    this.#pending.length = 0;
+    this.#pending = [];
     this.#segments.push(isWellFormed(joined) ? this.#encode(joined) : joined);
   }
 
