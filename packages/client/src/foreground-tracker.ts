@@ -251,7 +251,8 @@ export class ForegroundTracker {
 
   #deliver(work: WorkControl, update: SessionUpdate): void {
     work.push(update);
-    for (const turn of this.#unbound) turn.candidate(work, update);
+    // Most updates arrive with every prompt bound: no iterator made over the empty set.
+    if (this.#unbound.size > 0) for (const turn of this.#unbound) turn.candidate(work, update);
   }
 
   #end(work: WorkControl, result: TurnResult): void {

@@ -29,9 +29,32 @@ export interface FeedPressure {
   room(feed: UpdateFeed): void;
 }
 
-interface Consumer {
+const done = (): Promise<IteratorResult<SessionUpdate>> => Promise.resolve({ done: true, value: undefined });
+
+/**
+ * One started iterator of a feed. A class rather than closures made per iterator: the optimized
+ * per-update code then calls the same functions for every turn's iterator, where closures would
+ * be new call targets each turn (a deoptimization at the start of every turn).
+ */
+class FeedIterator implements AsyncIterator<SessionUpdate> {
+  readonly #feed: UpdateFeed;
   /** Absolute position of the next update to yield. */
   cursor: number;
+  stopped = false;
+
+  constructor(feed: UpdateFeed, cursor: number) {
+    this.#feed = feed;
+    this.cursor = cursor;
+  }
+
+  next(): Promise<IteratorResult<SessionUpdate>> {
+    return this.#feed.next(this);
+  }
+
+  return(): Promise<IteratorResult<SessionUpdate>> {
+    this.#feed.stop(this);
+    return done();
+  }
 }
 
 /** Drop consumed updates from the front once this many accumulated (amortizes the splice). */
@@ -44,7 +67,7 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
   /** Absolute position of `#items[0]`. */
   #start = 0;
   /** Started iterators (an array, not a set: the hot path loops over it without an iterator object). */
-  readonly #consumers: Consumer[] = [];
+  readonly #consumers: FeedIterator[] = [];
   #waiters: (() => void)[] = [];
   #held = false;
   #ended = false;
@@ -108,39 +131,34 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
 
   [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
     // A held feed replays what it kept; otherwise an iterator sees updates from now on.
-    const consumer: Consumer = { cursor: this.#held ? this.#start : this.#start + this.#items.length };
-    let stopped = false;
+    const consumer = new FeedIterator(this, this.#held ? this.#start : this.#start + this.#items.length);
     this.#consumers.push(consumer);
-    const stop = (): void => {
-      if (stopped) return;
-      stopped = true;
-      this.#consumers.splice(this.#consumers.indexOf(consumer), 1);
-      this.#trim();
-    };
-    const next = (): Promise<IteratorResult<SessionUpdate>> => {
-      if (stopped) return Promise.resolve({ done: true, value: undefined });
-      const index = consumer.cursor - this.#start;
-      if (index >= 0 && index < this.#items.length) {
-        const value = this.#items[index]!;
-        consumer.cursor++;
-        this.#consumed();
-        return Promise.resolve({ done: false, value });
-      }
-      if (this.#ended) {
-        stop();
-        return this.#error === undefined
-          ? Promise.resolve({ done: true, value: undefined })
-          : Promise.reject(this.#error);
-      }
-      return new Promise<void>((resolve) => this.#waiters.push(resolve)).then(next);
-    };
-    return {
-      next,
-      return: () => {
-        stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
+    return consumer;
+  }
+
+  /** The next result for `consumer`: an update, the end, the error, or a wait for more. */
+  next(consumer: FeedIterator): Promise<IteratorResult<SessionUpdate>> {
+    if (consumer.stopped) return done();
+    const index = consumer.cursor - this.#start;
+    if (index >= 0 && index < this.#items.length) {
+      const value = this.#items[index] as SessionUpdate;
+      consumer.cursor++;
+      this.#consumed();
+      return Promise.resolve({ done: false, value });
+    }
+    if (this.#ended) {
+      this.stop(consumer);
+      return this.#error === undefined ? done() : Promise.reject(this.#error);
+    }
+    return new Promise<void>((resolve) => this.#waiters.push(resolve)).then(() => this.next(consumer));
+  }
+
+  /** `consumer` stopped iterating: it no longer holds updates back. */
+  stop(consumer: FeedIterator): void {
+    if (consumer.stopped) return;
+    consumer.stopped = true;
+    this.#consumers.splice(this.#consumers.indexOf(consumer), 1);
+    this.#trim();
   }
 
   /** How far the slowest iterator is behind (everything retained when only held). */

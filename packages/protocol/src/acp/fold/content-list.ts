@@ -52,6 +52,8 @@ export class BlockList implements MessageContent {
 /** Plain text runs kept as joined text (see the top of this file). */
 export class ContentList implements MessageContent {
   #items: (TextRun | ContentBlock)[] = [];
+  /** The last item when it is a text run (the one the next plain text chunk extends). */
+  #open: TextRun | undefined;
   /**
    * With `keepReads`: the blocks reads have built so far, extended by the next read. Items before
    * `#readItems` are all in it, plus the first `#readPieces` chunks of the item at `#readItems`.
@@ -75,14 +77,15 @@ export class ContentList implements MessageContent {
     const text = plainText(block);
     if (text === undefined) {
       this.#items.push(block);
+      this.#open = undefined;
       return;
     }
-    const last = this.#items[this.#items.length - 1];
-    if (last instanceof TextRun) last.push(text);
+    if (this.#open !== undefined) this.#open.push(text);
     else {
       const run = new TextRun();
       run.push(text);
       this.#items.push(run);
+      this.#open = run;
     }
   }
 
@@ -90,6 +93,7 @@ export class ContentList implements MessageContent {
   replace(blocks: readonly ContentBlock[]): boolean {
     if (jsonEqual(this.toArray(), blocks)) return false;
     this.#items = [];
+    this.#open = undefined;
     this.#read = [];
     this.#readItems = 0;
     this.#readPieces = 0;

@@ -14,6 +14,33 @@ function fold(updates: SessionUpdate[]): SessionFold {
 }
 
 describe("SessionFold", () => {
+  it("chunks go to the message they name, interleaved or of another kind under the same id", () => {
+    const folded = fold([
+      { sessionUpdate: "agent_message_chunk", messageId: "m", content: text("a1") },
+      { sessionUpdate: "agent_message_chunk", messageId: "m", content: text("a2") },
+      { sessionUpdate: "agent_thought_chunk", messageId: "m", content: text("t1") },
+      { sessionUpdate: "agent_message_chunk", messageId: "n", content: text("b1") },
+      { sessionUpdate: "agent_message_chunk", messageId: "m", content: text("a3") },
+      { sessionUpdate: "user_message_chunk", messageId: "m", content: text("u1") },
+      { sessionUpdate: "agent_thought_chunk", messageId: "m", content: text("t2") },
+    ]);
+    const texts = (kind: "user" | "agent" | "thought", id: string) =>
+      folded.messages[kind]
+        .get(id)
+        ?.content.toArray()
+        .map((block) => (block.type === "text" ? block.text : "?"));
+    expect(texts("agent", "m")).toEqual(["a1", "a2", "a3"]);
+    expect(texts("agent", "n")).toEqual(["b1"]);
+    expect(texts("thought", "m")).toEqual(["t1", "t2"]);
+    expect(texts("user", "m")).toEqual(["u1"]);
+    expect(folded.timeline().map((m) => (m.type === "message" ? `${m.kind}:${m.messageId}` : m.type))).toEqual([
+      "agent:m",
+      "thought:m",
+      "agent:n",
+      "user:m",
+    ]);
+  });
+
   it("a compaction seen only through summary chunks is in_progress, and its replay upsert says so", () => {
     const folded = fold([
       { sessionUpdate: "compaction_summary_chunk", compactionId: "c", content: text("A") },

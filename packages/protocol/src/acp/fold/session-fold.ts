@@ -75,6 +75,8 @@ export class SessionFold {
   #vacated = 0;
   /** Each kind's map is made on first use (see `#toolCalls`). */
   readonly #messageTables: Partial<Record<MessageKind, Map<string, MessageState>>> = {};
+  /** The message `#message` found last. */
+  #lastMessage: MessageState | undefined;
   #messagesView: Readonly<Record<MessageKind, ReadonlyMap<string, MessageState>>> | undefined;
   #toolCallsTable: Map<string, ToolCallState> | undefined;
   /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
@@ -300,11 +302,16 @@ export class SessionFold {
   }
 
   #message(kind: MessageKind, messageId: string): MessageState {
+    // A stream's chunks name the message of the one before: comparing the ids is cheaper than
+    // hashing each chunk's new copy of the id. Messages are never removed from their table.
+    const last = this.#lastMessage;
+    if (last !== undefined && last.messageId === messageId && last.kind === kind) return last;
     // Looked up first: the streaming hot path allocates nothing for a known message.
-    return (
+    const message =
       this.#messageTables[kind]?.get(messageId) ??
-      this.#add(this.#messagesOf(kind), messageId, new MessageState(kind, messageId, this.#newContent()))
-    );
+      this.#add(this.#messagesOf(kind), messageId, new MessageState(kind, messageId, this.#newContent()));
+    this.#lastMessage = message;
+    return message;
   }
 
   #upsertMessage(kind: MessageKind, update: UpdateOf<"user_message" | "agent_message" | "agent_thought">): boolean {
