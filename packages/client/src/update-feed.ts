@@ -141,7 +141,7 @@ export class UpdateFeed implements AsyncIterable<SessionUpdate> {
     if (consumer.stopped) return done();
     const index = consumer.cursor - this.#start;
     if (index >= 0 && index < this.#items.length) {
-      const value = this.#items[index] as SessionUpdate;
+      const value = this.#items[index] as SessionUpdate; // reason: index was just checked to be in range
       consumer.cursor++;
       this.#consumed();
       return Promise.resolve({ done: false, value });
