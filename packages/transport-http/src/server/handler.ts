@@ -10,8 +10,10 @@ import {
 } from "../wire.js";
 import { checkAuthentication, createOriginCheck } from "./access.js";
 import { readBody } from "./body.js";
-import { HttpConnection } from "./http-connection.js";
+import { HttpConnection, type SharedBudgets } from "./http-connection.js";
 import { type AcpHttpHandlerOptions, type ResolvedLimits, resolveLimits } from "./options.js";
+import { OutputBudget } from "./output-budget.js";
+import { ReplayBudget } from "./replay-budget.js";
 
 /** A fetch-style handler of the `/acp` endpoint's Streamable HTTP profile. */
 export interface AcpHttpHandler {
@@ -50,10 +52,15 @@ class Handler implements AcpHttpHandler {
   private readonly limits: ResolvedLimits;
   private readonly live = new Map<string, HttpConnection>();
   private readonly originAllowed: (origin: string | undefined) => boolean;
+  private readonly budgets: SharedBudgets;
   private closing = false;
 
   constructor(private readonly options: AcpHttpHandlerOptions) {
     this.limits = resolveLimits(options);
+    this.budgets = {
+      output: new OutputBudget(this.limits.totalHighWaterMark),
+      replay: new ReplayBudget(this.limits.replayBudgetBytes),
+    };
     this.originAllowed = createOriginCheck(options.allowedOrigins);
   }
 
@@ -188,7 +195,7 @@ class Handler implements AcpHttpHandler {
   ): Promise<Response> {
     if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
     const connectionId = crypto.randomUUID();
-    const connection = new HttpConnection(connectionId, this.limits, this.options.logger);
+    const connection = new HttpConnection(connectionId, this.limits, this.options.logger, this.budgets);
     this.live.set(connectionId, connection);
     void connection.closed.then(() => this.live.delete(connectionId));
     try {
