@@ -194,7 +194,7 @@ const httpTurn: CaseSpec = {
     "ours: `createAcpHttpServer` (its defaults) serving a `defineAgent` agent; `connectHttp` + `connectToAgent`, iterating the turn.",
     "sdk: `AcpServer` behind `createNodeHttpHandler` on `node:http`, serving the v2 `agent()` app; `createHttpStream` + `client()` + `buildSession().start()` + `ActiveSession.nextUpdate()`. The prompt is a POST, the chunks events of the session's SSE stream; server and client in separate processes on 127.0.0.1; 5,000-chunk warm-up turn first.",
     "Both servers keep idle keep-alive sockets for 60 s instead of Node's 5 s: a client's POST sockets idle through a turn, and a POST sent into a socket the server is closing fails with ECONNRESET (fetch retries no POST), on either stack.",
-    "What each server keeps: ours, each stream's replay window for `Last-Event-ID` (the last 1 MiB of sent events by default) and, through `defineAgent`'s default `InMemorySessionStore`, each session's history for resume; the SDK keeps neither once an event is written. ours-no-history (the bound, not a stack users get by default): ours with an `InMemorySessionStore` whose `appendUpdate` keeps nothing.",
+    "What each server keeps: ours, each stream's replay window for `Last-Event-ID` (by default the last 1 MiB of sent events, within the server's 8 MiB replay budget for all streams) and, through `defineAgent`'s default `InMemorySessionStore`, each session's history for resume; the SDK keeps neither once an event is written. ours-no-history (the bound, not a stack users get by default): ours with an `InMemorySessionStore` whose `appendUpdate` keeps nothing.",
   ],
   script: "http-turn.ts",
   sides: ["ours", "sdk", "ours-no-history"],

@@ -133,9 +133,15 @@ function script(gates: Gate[]) {
   };
 }
 
-async function serve(agent: ReturnType<typeof defineAgent>): Promise<AcpHttpServer> {
+/**
+ * What bounds the replay: each stream's own window, or the server-wide budget (each stream's
+ * window is 1 MiB by default; the budget makes the streams keep only their share of it).
+ */
+type Bound = "window" | "budget";
+
+async function serve(agent: ReturnType<typeof defineAgent>, bound: Bound): Promise<AcpHttpServer> {
   const server = await createAcpHttpServer({
-    replayWindowBytes: WINDOW,
+    ...(bound === "window" ? { replayWindowBytes: WINDOW } : { replayBudgetBytes: WINDOW }),
     onConnection: (transport) => void agent.serve(transport),
   });
   onCleanup(() => server.close());
@@ -157,11 +163,11 @@ function normalize(snapshot: SessionSnapshot): unknown {
 type Ordering = "gap during a turn" | "gap holding the turn's end" | "gap while idle" | "connection lost mid-turn";
 
 /** Runs the ordering; `interrupt: false` is the uninterrupted run of the same script. */
-async function run(ordering: Ordering, interrupt: boolean) {
+async function run(ordering: Ordering, interrupt: boolean, bound: Bound = "window") {
   const gates = ordering === "gap while idle" ? [] : [new Gate(), new Gate()];
   const { agent, sessions, turns, background } = script(gates);
-  const first = await serve(agent);
-  const second = ordering === "connection lost mid-turn" ? await serve(agent) : first;
+  const first = await serve(agent, bound);
+  const second = ordering === "connection lost mid-turn" ? await serve(agent, bound) : first;
   const proxy = await startProxy(first.port);
   const recoveries: SessionRecovery[] = [];
   const acp = await connectRecoverable({
@@ -235,17 +241,24 @@ async function run(ordering: Ordering, interrupt: boolean) {
 }
 
 describe("connectRecoverable over Streamable HTTP: recovery ends equal to an uninterrupted run", () => {
-  const cases: { ordering: Ordering; reason: SessionRecovery["reason"]; turn: "ends" | "fails" | "none" }[] = [
+  const cases: {
+    ordering: Ordering;
+    reason: SessionRecovery["reason"];
+    turn: "ends" | "fails" | "none";
+    bound?: Bound;
+  }[] = [
     { ordering: "gap during a turn", reason: "replay_gap", turn: "ends" },
+    { ordering: "gap during a turn", reason: "replay_gap", turn: "ends", bound: "budget" },
     { ordering: "gap holding the turn's end", reason: "replay_gap", turn: "ends" },
     { ordering: "gap while idle", reason: "replay_gap", turn: "none" },
     { ordering: "connection lost mid-turn", reason: "connection_lost", turn: "fails" },
   ];
-  for (const { ordering, reason, turn } of cases) {
-    it(`${ordering}: the session is resumed with replay (${reason})`, async () => {
-      const reference = await run(ordering, false);
+  for (const { ordering, reason, turn, bound = "window" } of cases) {
+    const past = bound === "budget" ? ", past the server's replay budget" : "";
+    it(`${ordering}${past}: the session is resumed with replay (${reason})`, async () => {
+      const reference = await run(ordering, false, bound);
       expect(reference.recoveries).toEqual([]);
-      const recovered = await run(ordering, true);
+      const recovered = await run(ordering, true, bound);
       expect(recovered.recoveries).toEqual([
         { sessionId: recovered.session.sessionId, reason, session: recovered.live },
       ]);

@@ -10,13 +10,15 @@ import {
 } from "../wire.js";
 import { checkAuthentication, createOriginCheck } from "./access.js";
 import { readBody } from "./body.js";
-import { HttpConnection } from "./http-connection.js";
+import { HttpConnection, type SharedBudgets } from "./http-connection.js";
 import {
   type AcpHttpConnectionInfo,
   type AcpHttpHandlerOptions,
   type ResolvedLimits,
   resolveLimits,
 } from "./options.js";
+import { OutputBudget } from "./output-budget.js";
+import { ReplayBudget } from "./replay-budget.js";
 
 /** A fetch-style handler of the `/acp` endpoint's Streamable HTTP profile. */
 export interface AcpHttpHandler {
@@ -55,10 +57,15 @@ class Handler implements AcpHttpHandler {
   private readonly limits: ResolvedLimits;
   private readonly live = new Map<string, HttpConnection>();
   private readonly originAllowed: (origin: string | undefined) => boolean;
+  private readonly budgets: SharedBudgets;
   private closing = false;
 
   constructor(private readonly options: AcpHttpHandlerOptions) {
     this.limits = resolveLimits(options);
+    this.budgets = {
+      output: new OutputBudget(this.limits.totalHighWaterMark),
+      replay: new ReplayBudget(this.limits.replayBudgetBytes),
+    };
     this.originAllowed = createOriginCheck(options.allowedOrigins);
   }
 
@@ -237,7 +244,7 @@ class Handler implements AcpHttpHandler {
   /** A new connection, in `live` until it closes. */
   private openConnection(): HttpConnection {
     const connectionId = crypto.randomUUID();
-    const connection = new HttpConnection(connectionId, this.limits, this.options.logger);
+    const connection = new HttpConnection(connectionId, this.limits, this.options.logger, this.budgets);
     this.live.set(connectionId, connection);
     void connection.closed.then(() => this.live.delete(connectionId));
     return connection;

@@ -9,6 +9,14 @@ import { scanNotification } from "../notification-scan.js";
 import { type MessageShape, parseJson, respondsOnConnectionStream, shapeOf } from "../wire.js";
 import type { HttpServerTransport, ResolvedLimits } from "./options.js";
 import { type AttachResult, OutboundStream, type OutboundStreamOwner } from "./outbound-stream.js";
+import type { OutputBudget, OutputBudgetMember } from "./output-budget.js";
+import type { ReplayBudget } from "./replay-budget.js";
+
+/** What the connections of one server share. */
+export interface SharedBudgets {
+  output: OutputBudget;
+  replay: ReplayBudget;
+}
 
 /** Where a message for the client goes: the connection stream (`null`) or a session's. */
 type Route = string | null;
@@ -22,7 +30,7 @@ export type ReceiveRefusal = { status: number; message: string };
  * by message: responses go where their request's route says, requests and notifications to
  * the stream of their `params.sessionId` (the connection stream without one).
  */
-export class HttpConnection implements HttpServerTransport {
+export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
   private sink: TransportSink | undefined;
   private readonly early: string[] = [];
   private readonly connectionStream: OutboundStream;
@@ -49,13 +57,13 @@ export class HttpConnection implements HttpServerTransport {
     readonly connectionId: string,
     private readonly limits: ResolvedLimits,
     private readonly logger: Logger | undefined,
+    private readonly budgets: SharedBudgets,
   ) {
     this.beforeWrite = new BeforeWriteListeners(logger);
     this.owner = {
-      queued: (bytes) => {
-        this.bufferedBytes += bytes;
-      },
+      queued: (bytes) => this.setBuffered(this.bufferedBytes + bytes),
       taken: (bytes) => this.onTaken(bytes),
+      dropped: (bytes) => this.setBuffered(this.bufferedBytes - bytes),
       receiverChanged: () => this.armDetachedTimer(),
     };
     this.connectionStream = this.newStream();
@@ -94,9 +102,16 @@ export class HttpConnection implements HttpServerTransport {
       this.fail(error);
       throw error;
     }
-    if (this.bufferedBytes <= this.limits.highWaterMark) return;
+    if (this.bufferedBytes <= this.waitMark()) return;
     this.armStallTimer();
+    this.budgets.output.wait(this);
     return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** The server's unread output is back within its budget: only the connection's own mark holds. */
+  budgetRelieved(): void {
+    if (this.drainWaiters.length > 0 && this.bufferedBytes <= this.waitMark()) this.drained();
+    else if (this.drainWaiters.length > 0) this.budgets.output.wait(this);
   }
 
   async close(): Promise<void> {
@@ -181,9 +196,11 @@ export class HttpConnection implements HttpServerTransport {
     clearTimeout(this.stallTimer);
     clearTimeout(this.detachedTimer);
     for (const stream of [this.connectionStream, ...this.sessionStreams.values()]) {
-      if (abort) this.bufferedBytes -= stream.abort();
+      // A stream with no receiver can get none once ended: what it holds would never be read.
+      if (abort || !stream.hasReceiver) this.setBuffered(this.bufferedBytes - stream.abort());
       else stream.end();
     }
+    this.budgets.output.leave(this);
     this.releaseDrainWaiters();
     this.sink?.closed(error);
     this.resolveClosed();
@@ -222,20 +239,34 @@ export class HttpConnection implements HttpServerTransport {
   private newStream(): OutboundStream {
     return new OutboundStream(this.owner, {
       replayWindowBytes: this.limits.replayWindowBytes,
+      replayBudget: this.budgets.replay,
       keepaliveMs: this.limits.keepaliveMs,
     });
   }
 
+  /** Past this much unread output the agent waits: its own mark, or less while the server is over budget. */
+  private waitMark(): number {
+    return Math.min(this.limits.highWaterMark, this.budgets.output.shareBytes);
+  }
+
+  private setBuffered(bytes: number): void {
+    const before = this.bufferedBytes;
+    this.bufferedBytes = bytes;
+    this.budgets.output.changed(before, bytes);
+  }
+
   private onTaken(bytes: number): void {
-    this.bufferedBytes -= bytes;
+    this.setBuffered(this.bufferedBytes - bytes);
     this.touch();
-    if (this.bufferedBytes <= this.limits.highWaterMark) {
-      clearTimeout(this.stallTimer);
-      this.stallTimer = undefined;
-      this.releaseDrainWaiters();
-    } else {
-      this.armStallTimer(true);
-    }
+    if (this.bufferedBytes <= this.waitMark()) this.drained();
+    else if (this.drainWaiters.length > 0 || this.bufferedBytes > this.limits.highWaterMark) this.armStallTimer(true);
+  }
+
+  private drained(): void {
+    clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+    this.budgets.output.leave(this);
+    this.releaseDrainWaiters();
   }
 
   private releaseDrainWaiters(): void {

@@ -53,6 +53,12 @@ export interface AcpHttpHandlerOptions {
   /** Unread output per connection past which `send` asks the agent to wait. Default 1 MiB. */
   highWaterMark?: number;
   /**
+   * Unread output of all connections together: while it is over this, each connection's agent
+   * waits past its share (this over the connections holding output) instead of its
+   * `highWaterMark`. Default 8 MiB.
+   */
+  totalHighWaterMark?: number;
+  /**
    * Hard cap on a connection's unread output (held for streams not open yet, or not read):
    * past it the connection is closed and the agent's transport ends with an error. Default 64 MiB.
    */
@@ -68,6 +74,12 @@ export interface AcpHttpHandlerOptions {
   maxIdLength?: number;
   /** Bytes of sent events each stream keeps for `Last-Event-ID` replay. Default 1 MiB; 0 disables. */
   replayWindowBytes?: number;
+  /**
+   * Bytes of sent events all streams of the handler keep together: while over it, each stream
+   * keeps only its share (this over the streams keeping events), oldest events going first.
+   * Default 8 MiB.
+   */
+  replayBudgetBytes?: number;
   /** A comment line on an idle stream this often, for proxies' idle timeouts. Default 15 s; 0 disables. */
   keepaliveMs?: number;
   /** An `initialize` the agent has not answered this long gets 504. Default 30 s. */
@@ -85,11 +97,13 @@ export interface AcpHttpHandlerOptions {
 export const DEFAULT_MAX_HTTP_CONNECTIONS = 1024;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_HTTP_HIGH_WATER_MARK = 1024 * 1024;
+export const DEFAULT_HTTP_TOTAL_HIGH_WATER_MARK = 8 * 1024 * 1024;
 export const DEFAULT_HTTP_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_STREAMS_PER_CONNECTION = 256;
 export const DEFAULT_MAX_OUTPUT_STALL_MS = 60_000;
 export const DEFAULT_MAX_ID_LENGTH = 1024;
 export const DEFAULT_REPLAY_WINDOW_BYTES = 1024 * 1024;
+export const DEFAULT_REPLAY_BUDGET_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
 export const DEFAULT_DETACHED_TIMEOUT_MS = 60_000;
@@ -99,11 +113,13 @@ export interface ResolvedLimits {
   maxConnections: number;
   maxBodyBytes: number;
   highWaterMark: number;
+  totalHighWaterMark: number;
   maxBufferedBytes: number;
   maxStreamsPerConnection: number;
   maxOutputStallMs: number;
   maxIdLength: number;
   replayWindowBytes: number;
+  replayBudgetBytes: number;
   keepaliveMs: number;
   initializeTimeoutMs: number;
   detachedTimeoutMs: number;
@@ -115,11 +131,13 @@ export function resolveLimits(options: AcpHttpHandlerOptions): ResolvedLimits {
     maxConnections: options.maxConnections ?? DEFAULT_MAX_HTTP_CONNECTIONS,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     highWaterMark: options.highWaterMark ?? DEFAULT_HTTP_HIGH_WATER_MARK,
+    totalHighWaterMark: options.totalHighWaterMark ?? DEFAULT_HTTP_TOTAL_HIGH_WATER_MARK,
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULT_HTTP_MAX_BUFFERED_BYTES,
     maxStreamsPerConnection: options.maxStreamsPerConnection ?? DEFAULT_MAX_STREAMS_PER_CONNECTION,
     maxOutputStallMs: options.maxOutputStallMs ?? DEFAULT_MAX_OUTPUT_STALL_MS,
     maxIdLength: options.maxIdLength ?? DEFAULT_MAX_ID_LENGTH,
     replayWindowBytes: options.replayWindowBytes ?? DEFAULT_REPLAY_WINDOW_BYTES,
+    replayBudgetBytes: options.replayBudgetBytes ?? DEFAULT_REPLAY_BUDGET_BYTES,
     keepaliveMs: options.keepaliveMs ?? DEFAULT_SSE_KEEPALIVE_MS,
     initializeTimeoutMs: options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
     detachedTimeoutMs: options.detachedTimeoutMs ?? DEFAULT_DETACHED_TIMEOUT_MS,

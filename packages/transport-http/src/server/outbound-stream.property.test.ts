@@ -21,7 +21,12 @@ it("resume from the last delivered event: nothing lost, nothing repeated", async
       async (steps: Step[]) => {
         let buffered = 0;
         const stream = new OutboundStream(
-          { queued: (n) => (buffered += n), taken: (n) => (buffered -= n), receiverChanged: () => {} },
+          {
+            queued: (n) => (buffered += n),
+            taken: (n) => (buffered -= n),
+            dropped: (n) => (buffered -= n),
+            receiverChanged: () => {},
+          },
           { replayWindowBytes: 1 << 20, keepaliveMs: 0 },
         );
         let pushed = 0;
@@ -95,7 +100,12 @@ it("any payloads, any window: each delivered event is its payload, in order, and
       async (windowBytes, steps) => {
         let buffered = 0;
         const stream = new OutboundStream(
-          { queued: (n) => (buffered += n), taken: (n) => (buffered -= n), receiverChanged: () => {} },
+          {
+            queued: (n) => (buffered += n),
+            taken: (n) => (buffered -= n),
+            dropped: (n) => (buffered -= n),
+            receiverChanged: () => {},
+          },
           { replayWindowBytes: windowBytes, keepaliveMs: 0 },
         );
         const pushed: string[] = [];

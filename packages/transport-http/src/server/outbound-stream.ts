@@ -1,4 +1,5 @@
 import { REPLAY_GAP_EVENT } from "../wire.js";
+import type { ReplayBudget, ReplayWindow } from "./replay-budget.js";
 
 const encoder = new TextEncoder();
 /** How much one pull hands the response body at most (several events per write). */
@@ -10,6 +11,8 @@ export interface OutboundStreamOwner {
   queued(bytes: number): void;
   /** A receiver took `bytes` (they left the queue). */
   taken(bytes: number): void;
+  /** `bytes` left the queue unread (an ending stream lost its receiver). */
+  dropped(bytes: number): void;
   /** A receiver attached or left. */
   receiverChanged(): void;
 }
@@ -17,6 +20,8 @@ export interface OutboundStreamOwner {
 export interface OutboundStreamOptions {
   /** Bytes of already-sent events kept for `Last-Event-ID` replay. */
   replayWindowBytes: number;
+  /** The server-wide budget this stream's window shares with the others' (none: only its own bound). */
+  replayBudget?: ReplayBudget;
   /** A comment line this often on an idle stream, so proxies keep it open; 0 disables. */
   keepaliveMs: number;
 }
@@ -49,9 +54,10 @@ const FRAMED_BYTES = 8 * 1024;
  * latest when a receiver reads) into the log's last block (blocks grow from 4 KiB to a chunk,
  * so a stream that sends little holds little), so nothing of it stays long on the JavaScript
  * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
- * Sending moves the cursor on; a resume moves it back.
+ * Sending moves the cursor on; a resume moves it back. A resume from event `N` also tells that
+ * the client has everything up to `N`: those leave the window.
  */
-export class OutboundStream {
+export class OutboundStream implements ReplayWindow {
   private readonly blocks: Block[] = [];
   /** The oldest event still kept. */
   private startId = 1;
@@ -154,6 +160,8 @@ export class OutboundStream {
   /** Ends the stream once the queue is delivered (at once when no receiver is attached). */
   end(): void {
     this.ending = true;
+    // An ending stream takes no resume: what it sent is kept no longer.
+    this.shrinkTo(0);
     if (this.receiver) this.receiver.wake();
   }
 
@@ -166,7 +174,7 @@ export class OutboundStream {
     this.framedSizes.length = 0;
     this.framedBytes = 0;
     this.startId = this.cursor = this.nextId;
-    this.windowBytes = 0;
+    this.setWindowBytes(0);
     this.queuedBytes = 0;
     this.receiver?.finish();
     return dropped;
@@ -180,8 +188,7 @@ export class OutboundStream {
     const chunk = block.bytes.subarray(this.offsetOf(block, this.cursor), this.endOf(block));
     this.cursor = block.firstId + block.ends.length;
     this.queuedBytes -= chunk.length;
-    this.windowBytes += chunk.length;
-    this.trimWindow();
+    this.windowGrew(chunk.length);
     this.owner.taken(chunk.length);
     return chunk;
   }
@@ -195,6 +202,8 @@ export class OutboundStream {
   detached(receiver: Receiver): void {
     if (this.receiver !== receiver) return;
     this.receiver = undefined;
+    // An ending stream takes no new receiver: what is still queued would never be read.
+    if (this.ending) this.owner.dropped(this.abort());
     this.owner.receiverChanged();
   }
 
@@ -231,16 +240,36 @@ export class OutboundStream {
     return bytes;
   }
 
-  /** Drops the oldest sent events past the window's budget (a block goes with its last event). */
-  private trimWindow(): void {
-    const budget = Math.max(0, this.options.replayWindowBytes);
-    while (this.windowBytes > budget && this.startId < this.cursor) {
-      const block = this.blocks[0] as Block;
-      const index = this.startId - block.firstId;
-      this.windowBytes -= (block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number));
-      this.startId++;
-      if (this.startId === block.firstId + block.ends.length) this.blocks.shift();
-    }
+  /** `bytes` more sent events are in the window: back within this stream's bound and its share. */
+  private windowGrew(bytes: number): void {
+    this.setWindowBytes(this.windowBytes + bytes);
+    const budget = this.options.replayBudget;
+    if (this.ending) this.shrinkTo(0);
+    else this.shrinkTo(Math.min(this.options.replayWindowBytes, budget?.shareBytes ?? Number.POSITIVE_INFINITY));
+    budget?.rebalance();
+  }
+
+  /** Forgets the oldest sent events until the window holds at most `bytes` (a block goes with its last event). */
+  shrinkTo(bytes: number): void {
+    const limit = Math.max(0, bytes);
+    while (this.windowBytes > limit && this.startId < this.cursor) this.dropOldest();
+  }
+
+  /** Forgets the oldest kept event (sent: `startId < cursor`). */
+  private dropOldest(): void {
+    const block = this.blocks[0] as Block;
+    const index = this.startId - block.firstId;
+    this.setWindowBytes(
+      this.windowBytes - ((block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number))),
+    );
+    this.startId++;
+    if (this.startId === block.firstId + block.ends.length) this.blocks.shift();
+  }
+
+  private setWindowBytes(bytes: number): void {
+    const delta = bytes - this.windowBytes;
+    this.windowBytes = bytes;
+    if (delta !== 0) this.options.replayBudget?.changed(this, delta, bytes);
   }
 
   /** Moves the cursor to the event after `lastEventId`; false if some of what follows it is gone. */
@@ -254,7 +283,7 @@ export class OutboundStream {
       // Sent, not received: back to the queue.
       const moved = this.bytesBetween(target, this.cursor);
       this.cursor = target;
-      this.windowBytes -= moved;
+      this.setWindowBytes(this.windowBytes - moved);
       this.queuedBytes += moved;
       this.owner.queued(moved);
     } else if (target > this.cursor) {
@@ -262,10 +291,11 @@ export class OutboundStream {
       const known = this.bytesBetween(this.cursor, target);
       this.cursor = target;
       this.queuedBytes -= known;
-      this.windowBytes += known;
-      this.trimWindow();
+      this.windowGrew(known);
       this.owner.taken(known);
     }
+    // The client has everything up to `last`: no resume needs it again.
+    while (this.startId <= last && this.startId < this.cursor) this.dropOldest();
     return complete;
   }
 }

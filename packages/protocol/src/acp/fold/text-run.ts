@@ -3,8 +3,11 @@
  * retained, and retained strings are copied by the young-generation collector and again when the
  * old one compacts: at 100k chunks that was most of an append's cost, growing with the reply. So
  * chunks wait as strings only until `SEGMENT_PIECES` of them are there, then are joined and kept
- * as UTF-8 bytes in blocks (16 to 256 KiB) outside the JavaScript heap (one encode per segment, not per
- * chunk), plus each chunk's length, to cut the segment back into chunks on read.
+ * as UTF-8 bytes outside the JavaScript heap (one encode per segment, not per chunk), plus each
+ * chunk's length, to cut the segment back into chunks on read. A large segment gets an array of
+ * its exact size; small ones share blocks (16 to 256 KiB), so a run holds at most one block's
+ * spare room: with a block per size reserved for the worst case, many runs held more spare room
+ * than text (a server keeping hundreds of sessions' replies).
  *
  * UTF-8 cannot carry a lone surrogate, which JSON text can: a segment that is not well-formed
  * stays a string.
@@ -18,6 +21,8 @@ const SEGMENT_PIECES = 256;
  */
 const FIRST_LENGTHS = 8;
 const MIN_BLOCK_BYTES = 16 * 1024;
+/** A segment of this many UTF-16 units or more is encoded alone, at its exact size. */
+const EXACT_SEGMENT_UNITS = 4 * 1024;
 const MAX_BLOCK_BYTES = 256 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -62,10 +67,10 @@ export class TextRun {
   }
 
   #encode(text: string): Uint8Array {
-    // Up to 3 bytes per UTF-16 unit: a segment that might not fit the largest block gets an array
-    // of its exact size. Others go where the block has room, else into a new block twice the size
-    // of the last (a short reply does not hold a large block; a long one holds few).
-    if (text.length * 3 > MAX_BLOCK_BYTES) return encoder.encode(text);
+    // A large segment is an array of its exact size. Others (up to 3 bytes per UTF-16 unit) go where
+    // the block has room, else into a new block twice the size of the last (a short reply does not
+    // hold a large block; a long one of short chunks holds few).
+    if (text.length >= EXACT_SEGMENT_UNITS) return encoder.encode(text);
     let { read, written } = encoder.encodeInto(text, this.#block.subarray(this.#used));
     if (read < text.length) {
       const size = Math.min(MAX_BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, this.#block.length * 2, text.length * 3));
