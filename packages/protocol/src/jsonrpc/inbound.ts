@@ -141,8 +141,8 @@ export class Inbound implements BatchReceiver {
   #dispatchRequest(message: JsonRpcRequest, respond: Respond): void {
     const { id, method } = message;
     const { maxEchoLength } = this.#parts;
-    const handler = this.#parts.handlers.request(method);
-    if (handler === undefined) {
+    const { handlers } = this.#parts;
+    if (!handlers.handlesRequest(method)) {
       respond(JSON.stringify(errorResponse(id, RequestError.methodNotFound(method, maxEchoLength))));
       return;
     }
@@ -162,7 +162,7 @@ export class Inbound implements BatchReceiver {
 
     let result: unknown;
     try {
-      result = handler(message.params, state);
+      result = handlers.runRequest(method, message.params, state);
     } catch (error) {
       this.#answer(state, respond, false, error);
       return;
@@ -230,14 +230,14 @@ export class Inbound implements BatchReceiver {
       this.#cancelIncoming(message.params);
       return;
     }
-    const handler = this.#parts.handlers.notification(method);
-    if (handler === undefined) {
+    const { handlers } = this.#parts;
+    if (!handlers.handlesNotification(method)) {
       this.#logger.debug?.("Ignored a notification nobody handles", { method });
       return;
     }
     let result: unknown;
     try {
-      result = handler(message.params, {
+      result = handlers.runNotification(method, message.params, {
         method,
         signal: this.#parts.lifecycle.signal,
         connection: this.#parts.connection,
