@@ -81,7 +81,9 @@ export class AgentConnection implements AgentConnectionHandle {
   #authenticated: boolean;
   /** Set when the connection was lost: its sessions' running turns are ending offline. */
   #lost: Promise<void> | undefined;
-  readonly closed: Promise<Error | undefined>;
+  /** Unhooks the store's writes from the transport (the connection ended). */
+  readonly #detachStore: () => void;
+  #closed: Promise<Error | undefined> | undefined;
 
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
@@ -110,15 +112,17 @@ export class AgentConnection implements AgentConnectionHandle {
     this.#sender = new UpdateSender(this.#conn, agent.store, outgoingCheckOf(this.#conn), agent.logger);
     this.#sessions = new ConnectionSessions(agent, () => this.#services());
     this.#authenticated = (agent.definition.authMethods?.length ?? 0) === 0;
-    // The abort fires synchronously as the connection ends, before the rejections of our pending
-    // requests reach their callers, so those read as cancelled rather than as failures.
-    this.#conn.signal.addEventListener("abort", () => void this.#connectionLost(), { once: true });
-    this.closed = this.#conn.closed.then(async (error) => {
-      served.detach();
+    this.#detachStore = served.detach;
+    this.#conn.listen();
+  }
+
+  /** Made when first read: the work of the end runs without it (the table's close handler). */
+  get closed(): Promise<Error | undefined> {
+    this.#closed ??= this.#conn.closed.then(async (error) => {
       await this.#connectionLost();
       return error;
     });
-    this.#conn.listen();
+    return this.#closed;
   }
 
   get client(): ClientContext | undefined {
@@ -151,6 +155,12 @@ export class AgentConnection implements AgentConnectionHandle {
     if (known !== undefined) return known;
     const table = createAgentHandlerTable<AgentConnection>();
     const def = agent.definition;
+    // Synchronous as the connection ends, before the rejections of our pending requests reach
+    // their callers, so those read as cancelled rather than as failures.
+    table.onClose((self) => {
+      void self.#connectionLost();
+      self.#detachStore();
+    });
     table.onRequest("initialize", (self, params) => self.#initialize(params));
     // auth/login takes only an advertised method of type agent: the connection refused any other.
     table.onRequest("auth/login", (self, p) =>

@@ -117,6 +117,8 @@ export interface SharedDispatch {
     params: unknown,
     context: RequestContext,
   ): unknown;
+  /** The owner a shared table's handlers get on `connection`. */
+  owner(connection: AcpConnection<AcpSide>): unknown;
 }
 export let sharedDispatch: SharedDispatch;
 
@@ -126,6 +128,14 @@ interface MethodEntry {
 }
 const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHOD_ROUTES));
 const INITIALIZE: keyof typeof METHOD_ROUTES = "initialize";
+/**
+ * Methods each side was seen to send and checked as ones the peer handles: the answer depends on
+ * the side and method only, so it is kept once for every connection, not in two sets on each.
+ */
+const KNOWN_SENT: Record<AcpSide, Record<"request" | "notification", Set<string>>> = {
+  agent: { request: new Set(), notification: new Set() },
+  client: { request: new Set(), notification: new Set() },
+};
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
@@ -140,10 +150,6 @@ export class AcpConnection<S extends AcpSide> {
   readonly #maxDepth: number;
   readonly #refuse: (missing: MissingCapability) => Error;
   readonly #tables: SideTables<S>;
-  /** Requests this side sent so far (each checked as one the peer handles once). */
-  readonly #knownRequests = new Set<string>();
-  /** Notifications this side sent so far (each checked as one the peer handles once). */
-  readonly #knownNotifications = new Set<string>();
   #advertised: Advertised = { agent: undefined, client: undefined };
   /** What the handlers of a shared table get first (`AcpHandlerTable.serving`). */
   readonly #owner: unknown;
@@ -284,7 +290,7 @@ export class AcpConnection<S extends AcpSide> {
 
   /** A known method is checked once (hot path); params are validated when that is on. */
   #checkSendable(method: string, kind: "request" | "notification", params: unknown): void {
-    const known = kind === "request" ? this.#knownRequests : this.#knownNotifications;
+    const known = KNOWN_SENT[this.side][kind];
     if (!known.has(method)) {
       assertKnown(method, kind, this.side === "agent" ? "client" : "agent");
       known.add(method);
@@ -448,6 +454,7 @@ export class AcpConnection<S extends AcpSide> {
         connection.#dispatchNotification(registered, params, context),
       extRequest: (connection, registered, params, context) =>
         connection.#dispatchExtRequest(registered, params, context),
+      owner: (connection) => connection.#owner,
     };
   }
 

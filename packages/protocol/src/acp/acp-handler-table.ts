@@ -5,6 +5,7 @@
  * What a connection does with a request is the same as for its own `onRequest` handlers.
  */
 import type { Disposable } from "../jsonrpc/disposable.js";
+import type { ConnectionError } from "../jsonrpc/errors.js";
 import { HandlerTable } from "../jsonrpc/handler-table.js";
 import {
   type AcpConnection,
@@ -89,6 +90,16 @@ export class AcpHandlerTable<S extends AcpSide, Owner> {
     const registered = registeredExtNotification(method, handler as never, true);
     return this.#entries.onNotification(method, (connection, params, context) =>
       sharedDispatch.notification(connection as AnyConnection, registered, params, context),
+    );
+  }
+
+  /**
+   * Runs `handler` with the owner as each sharing connection ends, synchronously (see
+   * `HandlerTable.onClose`): before the rejections of its pending requests reach their callers.
+   */
+  onClose(handler: (owner: Owner, reason: ConnectionError) => void): Disposable {
+    return this.#entries.onClose((connection, reason) =>
+      handler(sharedDispatch.owner(connection as AnyConnection) as Owner, reason),
     );
   }
 

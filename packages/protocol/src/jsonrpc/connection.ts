@@ -195,6 +195,11 @@ export class Connection {
     this.#inbound.abortAll(rejection);
     this.#gate.close();
     this.#lifecycle.abort(rejection);
+    try {
+      this.#handlers.closed(rejection);
+    } catch (error) {
+      this.#logger.error?.("A shared close handler failed", describeError(error));
+    }
     if (failure !== undefined)
       this.#logger.warn?.("Connection failed", {
         kind: failure.kind,

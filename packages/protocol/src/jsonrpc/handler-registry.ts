@@ -6,6 +6,7 @@
 import { CANCEL_REQUEST_METHOD } from "./cancellation.js";
 import type { NotificationContext, NotificationHandler, RequestContext, RequestHandler } from "./connection-types.js";
 import { type Disposable, disposable } from "./disposable.js";
+import type { ConnectionError } from "./errors.js";
 import { type HandlerTable, registerOnce, type SharedHandlers } from "./handler-table.js";
 
 /**
@@ -32,6 +33,11 @@ export class HandlerRegistry {
   constructor(shared?: SharedHandlers) {
     this.#table = shared?.table;
     this.#target = shared?.target;
+  }
+
+  /** The connection ended: the shared table's close handler runs (see `HandlerTable.onClose`). */
+  closed(reason: ConnectionError): void {
+    this.#table?.close?.(this.#target, reason);
   }
 
   /** Whether a request for `method` has a handler: its own, the table's, or the fallback. */

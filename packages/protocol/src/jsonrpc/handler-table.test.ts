@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ConnectionError } from "./errors.js";
 import { HandlerTable, shareHandlers } from "./handler-table.js";
 import { createRawPeer } from "./test-support/raw-peer.js";
 
@@ -75,5 +76,38 @@ describe("HandlerTable: handlers shared by connections", () => {
       { jsonrpc: "2.0", id: 3, result: "fallback other" },
     ]);
     await peer.connection.close();
+  });
+
+  it("runs the close handler with the target as each connection ends, before its pending requests' rejections are seen", async () => {
+    const table = new HandlerTable<Owner>();
+    const events: string[] = [];
+    table.onClose((owner, reason) => events.push(`${owner.name} closed: ${reason.kind}`));
+    expect(() => table.onClose(() => undefined)).toThrow(/already registered/);
+    const one = servedPeer(table, "one");
+    const two = servedPeer(table, "two");
+    const pending = one.peer.connection.request("m").catch(() => events.push("one rejected"));
+    await one.peer.waitFor(1);
+    await one.peer.connection.close();
+    await pending;
+    expect(events).toEqual(["one closed: closed", "one rejected"]);
+    await two.peer.connection.close();
+    expect(events).toEqual(["one closed: closed", "one rejected", "two closed: closed"]);
+  });
+});
+
+describe("Connection: the signal, made when first read", () => {
+  it("is aborted with the close's reason whether read before or after the end", async () => {
+    const before = createRawPeer();
+    const early = before.connection.signal;
+    const reasons: unknown[] = [];
+    early.addEventListener("abort", () => reasons.push(early.reason));
+    const after = createRawPeer();
+    const error = new ConnectionError("protocol_violation", "nonsense");
+    await before.connection.close(error);
+    await after.connection.close(error);
+    expect(reasons).toEqual([error]);
+    expect(after.connection.signal.aborted).toBe(true);
+    expect(after.connection.signal.reason).toBe(error);
+    expect(after.connection.signal).toBe(after.connection.signal);
   });
 });

@@ -7,6 +7,7 @@
 import { CANCEL_REQUEST_METHOD } from "./cancellation.js";
 import type { NotificationContext, RequestContext } from "./connection-types.js";
 import { type Disposable, disposable } from "./disposable.js";
+import type { ConnectionError } from "./errors.js";
 
 export type TableRequestHandler<Target> = (target: Target, params: unknown, context: RequestContext) => unknown;
 
@@ -16,9 +17,13 @@ export type TableNotificationHandler<Target> = (
   context: NotificationContext,
 ) => void | PromiseLike<void>;
 
+/** Told that a connection sharing the table ended, with what its pending work is rejected with. */
+export type TableCloseHandler<Target> = (target: Target, reason: ConnectionError) => void;
+
 export class HandlerTable<Target> {
   readonly #requests = new Map<string, TableRequestHandler<Target>>();
   readonly #notifications = new Map<string, TableNotificationHandler<Target>>();
+  #close: TableCloseHandler<Target> | undefined;
 
   request(method: string): TableRequestHandler<Target> | undefined {
     return this.#requests.get(method);
@@ -26,6 +31,23 @@ export class HandlerTable<Target> {
 
   notification(method: string): TableNotificationHandler<Target> | undefined {
     return this.#notifications.get(method);
+  }
+
+  /** The handler `onClose` registered. */
+  get close(): TableCloseHandler<Target> | undefined {
+    return this.#close;
+  }
+
+  /**
+   * Runs `handler` as each sharing connection ends, synchronously, when its signal aborts: before
+   * the rejections of its pending requests reach their callers. One per table; it must not throw.
+   */
+  onClose(handler: TableCloseHandler<Target>): Disposable {
+    if (this.#close !== undefined) throw new Error("A close handler is already registered");
+    this.#close = handler;
+    return disposable(() => {
+      if (this.#close === handler) this.#close = undefined;
+    });
   }
 
   /** Handles requests for `method` on every connection sharing this table; dispose to unregister. */

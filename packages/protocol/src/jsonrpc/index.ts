@@ -25,6 +25,7 @@ export {
   HandlerTable,
   type SharedHandlers,
   shareHandlers,
+  type TableCloseHandler,
   type TableNotificationHandler,
   type TableRequestHandler,
 } from "./handler-table.js";
