@@ -4,7 +4,14 @@
  * connection is the only door: it decodes what arrives (params and the results of our requests),
  * validates what we send, and checks every request against what `initialize` advertised.
  */
-import { type AcpConnection, authRequiredError, createAgentSideConnection, isExtensionMethod } from "@acp-kit/protocol";
+import {
+  type AcpConnection,
+  type AcpHandlerTable,
+  authRequiredError,
+  createAgentHandlerTable,
+  createAgentSideConnection,
+  isExtensionMethod,
+} from "@acp-kit/protocol";
 import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { AgentCapabilities, InitializeRequest, InitializeResponse } from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -60,6 +67,9 @@ function sessionScoped(method: string): boolean {
   return method.startsWith("session/") || method === "tool_call/cancel" || method === "terminal/cancel";
 }
 
+/** The handler table of each agent (see `AgentConnection.#handlersOf`). */
+const tables = new WeakMap<ResolvedAgent, AcpHandlerTable<"agent", AgentConnection>>();
+
 export class AgentConnection implements AgentConnectionHandle {
   readonly #agent: ResolvedAgent;
   readonly #conn: AcpConnection<"agent">;
@@ -71,7 +81,9 @@ export class AgentConnection implements AgentConnectionHandle {
   #authenticated: boolean;
   /** Set when the connection was lost: its sessions' running turns are ending offline. */
   #lost: Promise<void> | undefined;
-  readonly closed: Promise<Error | undefined>;
+  /** Unhooks the store's writes from the transport (the connection ended). */
+  readonly #detachStore: () => void;
+  #closed: Promise<Error | undefined> | undefined;
 
   constructor(agent: ResolvedAgent, transport: Transport) {
     this.#agent = agent;
@@ -85,27 +97,32 @@ export class AgentConnection implements AgentConnectionHandle {
           if (error.sessionIds === undefined || error.sessionIds.includes(sessionId)) session.failRun(error);
       },
     });
-    this.#conn = createAgentSideConnection(new ServingTransport(served.transport, agent.logger), {
-      logger: agent.logger,
-      validateOutgoing: agent.validateOutgoing,
-      // What the agent asks of a client that did not advertise it is refused locally, nothing sent.
-      refuseUnadvertised: CapabilityNotSupportedError.of,
-      ...(maxPendingHandlers === undefined ? {} : { maxPendingHandlers }),
-    });
+    this.#conn = createAgentSideConnection(
+      new ServingTransport(served.transport, agent.logger),
+      {
+        logger: agent.logger,
+        validateOutgoing: agent.validateOutgoing,
+        // What the agent asks of a client that did not advertise it is refused locally, nothing sent.
+        refuseUnadvertised: CapabilityNotSupportedError.of,
+        ...(maxPendingHandlers === undefined ? {} : { maxPendingHandlers }),
+      },
+      AgentConnection.#handlersOf(agent).serving(this),
+    );
     // Builders check synchronously through the connection, so they throw before anything is recorded or sent.
     this.#sender = new UpdateSender(this.#conn, agent.store, outgoingCheckOf(this.#conn), agent.logger);
     this.#sessions = new ConnectionSessions(agent, () => this.#services());
     this.#authenticated = (agent.definition.authMethods?.length ?? 0) === 0;
-    this.#register();
-    // The abort fires synchronously as the connection ends, before the rejections of our pending
-    // requests reach their callers, so those read as cancelled rather than as failures.
-    this.#conn.signal.addEventListener("abort", () => void this.#connectionLost(), { once: true });
-    this.closed = this.#conn.closed.then(async (error) => {
-      served.detach();
+    this.#detachStore = served.detach;
+    this.#conn.listen();
+  }
+
+  /** Made when first read: the work of the end runs without it (the table's close handler). */
+  get closed(): Promise<Error | undefined> {
+    this.#closed ??= this.#conn.closed.then(async (error) => {
       await this.#connectionLost();
       return error;
     });
-    this.#conn.listen();
+    return this.#closed;
   }
 
   get client(): ClientContext | undefined {
@@ -126,49 +143,67 @@ export class AgentConnection implements AgentConnectionHandle {
     return this.#lost;
   }
 
-  // ---------------------------------------------------------------- registration
+  // ---------------------------------------------------------------- handlers
 
-  #register(): void {
-    const conn = this.#conn;
-    const def = this.#agent.definition;
-    const sessions = this.#sessions;
-    conn.onRequest("initialize", (params) => this.#initialize(params));
+  /**
+   * The handlers of every connection of `agent`, built on its first connection: one table per
+   * agent, each handler reaching its connection through the owner it gets (thousands of idle
+   * connections keep no closure per method).
+   */
+  static #handlersOf(agent: ResolvedAgent): AcpHandlerTable<"agent", AgentConnection> {
+    const known = tables.get(agent);
+    if (known !== undefined) return known;
+    const table = createAgentHandlerTable<AgentConnection>();
+    const def = agent.definition;
+    // Synchronous as the connection ends, before the rejections of our pending requests reach
+    // their callers, so those read as cancelled rather than as failures.
+    table.onClose((self) => {
+      void self.#connectionLost();
+      self.#detachStore();
+    });
+    table.onRequest("initialize", (self, params) => self.#initialize(params));
     // auth/login takes only an advertised method of type agent: the connection refused any other.
-    conn.onRequest("auth/login", (p) =>
-      this.#handle("auth/login", async () => {
+    table.onRequest("auth/login", (self, p) =>
+      self.#handle("auth/login", async () => {
         // defineAgent requires `login` with auth methods; without them the connection answered -32601.
         const login = def.login;
         if (login === undefined) throw RequestError.methodNotFound("auth/login");
-        await login.call(def, p.methodId, this.#clientContext());
-        this.#authenticated = true;
+        await login.call(def, p.methodId, self.#clientContext());
+        self.#authenticated = true;
         return {};
       }),
     );
-    conn.onRequest("auth/logout", () =>
-      this.#handle("auth/logout", async () => {
-        await def.logout?.(this.#clientContext());
-        this.#authenticated = false;
+    table.onRequest("auth/logout", (self) =>
+      self.#handle("auth/logout", async () => {
+        await def.logout?.(self.#clientContext());
+        self.#authenticated = false;
         return {};
       }),
     );
-    conn.onRequest("session/new", (p) => this.#handle("session/new", () => sessions.newSession(p)));
-    conn.onRequest("session/list", (p) => this.#handle("session/list", () => sessions.listSessions(p)));
-    conn.onRequest("session/resume", (p) => this.#handle("session/resume", () => sessions.resumeSession(p)));
-    conn.onRequest("session/close", (p) => this.#handle("session/close", () => sessions.closeSession(p.sessionId)));
-    conn.onRequest("session/delete", (p) => this.#handle("session/delete", () => sessions.deleteSession(p.sessionId)));
-    conn.onRequest("session/prompt", (p) =>
-      this.#handle("session/prompt", () => {
-        const session = sessions.get(p.sessionId);
-        assertPromptSupported(p.prompt, this.#agent.capabilities);
+    table.onRequest("session/new", (self, p) => self.#handle("session/new", () => self.#sessions.newSession(p)));
+    table.onRequest("session/list", (self, p) => self.#handle("session/list", () => self.#sessions.listSessions(p)));
+    table.onRequest("session/resume", (self, p) =>
+      self.#handle("session/resume", () => self.#sessions.resumeSession(p)),
+    );
+    table.onRequest("session/close", (self, p) =>
+      self.#handle("session/close", () => self.#sessions.closeSession(p.sessionId)),
+    );
+    table.onRequest("session/delete", (self, p) =>
+      self.#handle("session/delete", () => self.#sessions.deleteSession(p.sessionId)),
+    );
+    table.onRequest("session/prompt", (self, p) =>
+      self.#handle("session/prompt", () => {
+        const session = self.#sessions.get(p.sessionId);
+        assertPromptSupported(p.prompt, agent.capabilities);
         return session.prompt(p.prompt);
       }),
     );
-    conn.onRequest("session/set_config_option", (p) =>
-      this.#handle("session/set_config_option", () => sessions.setConfigOption(p)),
+    table.onRequest("session/set_config_option", (self, p) =>
+      self.#handle("session/set_config_option", () => self.#sessions.setConfigOption(p)),
     );
-    conn.onRequest("tool_call/cancel", (p) =>
-      this.#handle("tool_call/cancel", async () => {
-        const call = sessions.get(p.sessionId).findToolCall(p.toolCallId);
+    table.onRequest("tool_call/cancel", (self, p) =>
+      self.#handle("tool_call/cancel", async () => {
+        const call = self.#sessions.get(p.sessionId).findToolCall(p.toolCallId);
         const onCancel = call?.cancelHandler;
         if (call === undefined || onCancel === undefined) {
           throw RequestError.invalidParams(`Tool call "${p.toolCallId}" is unknown, final, or not cancellable`, {
@@ -179,9 +214,9 @@ export class AgentConnection implements AgentConnectionHandle {
         return {};
       }),
     );
-    conn.onRequest("terminal/cancel", (p) =>
-      this.#handle("terminal/cancel", async () => {
-        const terminal = sessions.get(p.sessionId).findTerminal(p.terminalId);
+    table.onRequest("terminal/cancel", (self, p) =>
+      self.#handle("terminal/cancel", async () => {
+        const terminal = self.#sessions.get(p.sessionId).findTerminal(p.terminalId);
         const onCancel = terminal?.cancelHandler;
         if (terminal === undefined || onCancel === undefined) {
           throw RequestError.invalidParams(`Terminal "${p.terminalId}" is unknown, exited, or not cancellable`, {
@@ -192,25 +227,27 @@ export class AgentConnection implements AgentConnectionHandle {
         return {};
       }),
     );
-    conn.onNotification("session/cancel", (p) => {
+    table.onNotification("session/cancel", (self, p) => {
       // Notifications before initialize are dropped; cancelling an unknown session is a no-op.
-      if (this.#client === undefined) return;
-      void sessions.live.get(p.sessionId)?.cancel();
+      if (self.#client === undefined) return;
+      void self.#sessions.live.get(p.sessionId)?.cancel();
     });
     for (const [method, handler] of Object.entries(def.extMethods ?? {})) {
       if (!isExtensionMethod(method)) continue; // defineAgent refused such names already
-      conn.onExtRequest(method, (params) => this.#handle(method, () => handler(params, this.#clientContext())));
+      table.onExtRequest(method, (self, params) => self.#handle(method, () => handler(params, self.#clientContext())));
     }
     for (const [method, handler] of Object.entries(def.extNotifications ?? {})) {
       if (!isExtensionMethod(method)) continue;
-      conn.onExtNotification(method, (params) => {
-        const client = this.#client;
+      table.onExtNotification(method, (self, params) => {
+        const client = self.#client;
         if (client === undefined) return;
         return Promise.resolve()
           .then(() => handler(params, client))
-          .catch((error: unknown) => this.#agent.logger.error?.(`Handler for ${method} failed`, error));
+          .catch((error: unknown) => agent.logger.error?.(`Handler for ${method} failed`, error));
       });
     }
+    tables.set(agent, table);
+    return table;
   }
 
   /**

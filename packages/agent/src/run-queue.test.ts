@@ -106,7 +106,7 @@ describe("RunQueue", () => {
             }
             case "cancel":
               if (h.queue.current !== undefined) cancelledRuns.add(h.queue.current);
-              void h.queue.cancel(new DOMException("cancel", "AbortError"));
+              void h.queue.cancel(() => new DOMException("cancel", "AbortError"));
               break;
             case "return":
               h.current()?.resolve(op.stop);
@@ -122,7 +122,7 @@ describe("RunQueue", () => {
         }
         // End what is left: a cancel drops the queue and ends the current run.
         const last = h.queue.current;
-        const ended = h.queue.cancel(new DOMException("cancel", "AbortError"));
+        const ended = h.queue.cancel(() => new DOMException("cancel", "AbortError"));
         h.current()?.resolve("end_turn");
         await ended;
         await drain();
@@ -170,12 +170,30 @@ describe("RunQueue", () => {
     await drain();
     const queued = h.queue.prompt([{ type: "text", text: "later" }]);
     const work = h.queue.work(h.workHandler);
-    const cancelled = h.queue.cancel(new DOMException("cancel", "AbortError"));
+    const cancelled = h.queue.cancel(() => new DOMException("cancel", "AbortError"));
     h.current()?.resolve("end_turn");
     await cancelled;
     expect(await answered).toEqual({ messageId: "m1" });
     await expect(queued).rejects.toMatchObject({ code: ErrorCodes.RequestCancelled });
     expect(await work).toBe("cancelled");
     expect(h.events).toEqual(["running", "insert:m1", "ending:cancelled", "idle:cancelled"]);
+  });
+
+  it("makes the abort reason only when a run is going on (every session of a closing connection is cancelled)", async () => {
+    const h = harness();
+    let made = 0;
+    const reason = () => {
+      made++;
+      return new DOMException("cancel", "AbortError");
+    };
+    await h.queue.cancel(reason);
+    expect(made).toBe(0);
+    const answered = h.queue.prompt([{ type: "text", text: "hi" }]);
+    await drain();
+    const cancelled = h.queue.cancel(reason);
+    expect(made).toBe(1);
+    h.current()?.resolve("end_turn");
+    await cancelled;
+    await answered;
   });
 });

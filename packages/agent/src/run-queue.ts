@@ -97,14 +97,17 @@ export class RunQueue {
     });
   }
 
-  /** Drops what is queued, cancels the current run; resolves once its idle was sent (at once when none). */
-  cancel(reason: DOMException): Promise<void> {
+  /**
+   * Drops what is queued, cancels the current run with the abort reason `reason` makes; resolves once
+   * its idle was sent (at once when none).
+   */
+  cancel(reason: () => DOMException): Promise<void> {
     this.#dropQueue();
     const run = this.#current;
     if (run === undefined || run.ended) return Promise.resolve();
     if (!run.cancelRequested) {
       run.cancelRequested = true;
-      run.abort(reason);
+      run.abort(reason());
       run.abortPendingRequests();
       const { logger, sessionId, cancelGracePeriodMs } = this.#host;
       run.graceTimer = setTimeout(() => {

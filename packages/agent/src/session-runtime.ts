@@ -46,6 +46,11 @@ import { UpdateEmitter } from "./update-emitter.js";
 import type { UpdateSender } from "./update-sender.js";
 import type { WorkRun } from "./work-run.js";
 
+// The reasons a run's signal aborts with, made only when a run is going on: a `DOMException`
+// captures a stack, and every session of a closing connection is cancelled, most of them idle.
+const clientCancelled = (): DOMException => new DOMException("The client cancelled the turn", "AbortError");
+const connectionClosed = (): DOMException => new DOMException("The connection closed", "AbortError");
+
 /** What the runtime needs from its connection. */
 export interface SessionServices {
   readonly peer: Peer;
@@ -272,7 +277,7 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
    * was sent (at once when nothing runs).
    */
   cancel(): Promise<void> {
-    return this.#runs.cancel(new DOMException("The client cancelled the turn", "AbortError"));
+    return this.#runs.cancel(clientCancelled);
   }
 
   /**
@@ -323,9 +328,7 @@ export class SessionRuntime extends UpdateEmitter implements AgentSession, TurnH
     link.offline = true;
     link.closing = true;
     link.closed = true;
-    this.#ending = this.#runs
-      .cancel(new DOMException("The connection closed", "AbortError"))
-      .then(() => this.#entities.clear());
+    this.#ending = this.#runs.cancel(connectionClosed).then(() => this.#entities.clear());
     return this.#ending;
   }
 

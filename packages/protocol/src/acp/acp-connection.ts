@@ -11,8 +11,10 @@ import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
 import type { DecodeResult } from "../decode/result.js";
 import { METHOD_ROUTES } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
+import type { NotificationContext } from "../jsonrpc/connection-types.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
+import { shareHandlers } from "../jsonrpc/handler-table.js";
 import type { Logger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
 import type {
@@ -25,6 +27,7 @@ import type {
   Params,
   Result,
 } from "./acp-connection-types.js";
+import type { AcpSharedHandlers } from "./acp-handler-table.js";
 import type { Advertised } from "./advertised.js";
 import { type Check, outboundValidator } from "./codecs.js";
 import { invalidParamsError, tooDeepError } from "./inbound-errors.js";
@@ -62,16 +65,62 @@ import {
 } from "./sides.js";
 import { unsupportedAgentVersionError } from "./version.js";
 
-/** What `onRequest` keeps for one handler. */
-interface RegisteredRequest {
+/** What `onRequest`, or a shared table's (acp-handler-table.ts), keeps for one request handler. */
+export interface RegisteredRequest {
   readonly method: string;
   readonly initialize: boolean;
   readonly requirement: ((params: never, advertised: Advertised) => MissingCapability | undefined) | undefined;
-  readonly validateResult: Check | undefined;
-  readonly handler: (params: never, context: never) => unknown;
-  /** Absent until a deferred decoder is loaded. */
+  /** Looked up on first use by a connection that validates what it sends. */
+  validateResult: Check | undefined;
+  /** `(params, context)`; in a shared table `(owner, params, context)`. */
+  readonly handler: (...args: never[]) => unknown;
+  readonly shared: boolean;
+  /** Absent until a deferred decoder is loaded (with `load`). */
   decode: ((value: unknown) => DecodeResult<unknown>) | undefined;
+  readonly load: (() => Promise<(value: unknown) => DecodeResult<unknown>>) | undefined;
 }
+
+/** What `onNotification` and the extension registrations, or a shared table's, keep for one handler. */
+export interface RegisteredNotification {
+  readonly method: string;
+  /** `(params, context)`; in a shared table `(owner, params, context)`. */
+  readonly handler: (...args: never[]) => void | PromiseLike<void>;
+  readonly shared: boolean;
+  /** Absent for an extension method: its params pass through. */
+  readonly decode: ((value: unknown) => DecodeResult<unknown>) | undefined;
+}
+
+/** An extension request's handler as a shared table keeps it. */
+export interface RegisteredExtRequest {
+  readonly method: string;
+  readonly handler: (...args: never[]) => unknown;
+  readonly shared: boolean;
+}
+
+/** How a shared table's entries reach a connection's private handling (set by `AcpConnection`). */
+export interface SharedDispatch {
+  request(
+    connection: AcpConnection<AcpSide>,
+    registered: RegisteredRequest,
+    params: unknown,
+    context: RequestContext,
+  ): unknown;
+  notification(
+    connection: AcpConnection<AcpSide>,
+    registered: RegisteredNotification,
+    params: unknown,
+    context: NotificationContext,
+  ): void | PromiseLike<void>;
+  extRequest(
+    connection: AcpConnection<AcpSide>,
+    registered: RegisteredExtRequest,
+    params: unknown,
+    context: RequestContext,
+  ): unknown;
+  /** The owner a shared table's handlers get on `connection`. */
+  owner(connection: AcpConnection<AcpSide>): unknown;
+}
+export let sharedDispatch: SharedDispatch;
 
 interface MethodEntry {
   readonly handledBy: string;
@@ -79,6 +128,14 @@ interface MethodEntry {
 }
 const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHOD_ROUTES));
 const INITIALIZE: keyof typeof METHOD_ROUTES = "initialize";
+/**
+ * Methods each side was seen to send and checked as ones the peer handles: the answer depends on
+ * the side and method only, so it is kept once for every connection, not in two sets on each.
+ */
+const KNOWN_SENT: Record<AcpSide, Record<"request" | "notification", Set<string>>> = {
+  agent: { request: new Set(), notification: new Set() },
+  client: { request: new Set(), notification: new Set() },
+};
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
@@ -93,17 +150,20 @@ export class AcpConnection<S extends AcpSide> {
   readonly #maxDepth: number;
   readonly #refuse: (missing: MissingCapability) => Error;
   readonly #tables: SideTables<S>;
-  /** Requests this side sent so far (each checked as one the peer handles once). */
-  readonly #knownRequests = new Set<string>();
-  /** Notifications this side sent so far (each checked as one the peer handles once). */
-  readonly #knownNotifications = new Set<string>();
   #advertised: Advertised = { agent: undefined, client: undefined };
+  /** What the handlers of a shared table get first (`AcpHandlerTable.serving`). */
+  readonly #owner: unknown;
 
   /**
    * Use `createAgentSideConnection` / `createClientSideConnection`: each passes the tables of
    * its side only, so a bundle with one side's connection keeps only that side's decoders.
    */
-  constructor(tables: SideTables<S>, transport: Transport, options: AcpConnectionOptions = {}) {
+  constructor(
+    tables: SideTables<S>,
+    transport: Transport,
+    options: AcpConnectionOptions = {},
+    shared?: AcpSharedHandlers<S>,
+  ) {
     this.side = tables.side;
     this.#tables = tables;
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
@@ -117,6 +177,12 @@ export class AcpConnection<S extends AcpSide> {
     if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;
     if (options.maxEchoLength !== undefined) connectionOptions.maxEchoLength = options.maxEchoLength;
     if (options.warningRateLimit !== undefined) connectionOptions.warningRateLimit = options.warningRateLimit;
+    if (shared !== undefined) {
+      if (shared.side !== tables.side)
+        throw new TypeError(`A ${shared.side}-side handler table on a ${tables.side}-side connection`);
+      this.#owner = shared.owner;
+      connectionOptions.sharedHandlers = shareHandlers(shared.entries, this);
+    }
     this.#connection = new Connection(transport, connectionOptions);
     // The connection's logger is the rate-limited one: warnings of this layer share its budget.
     this.#logger = this.#connection.logger;
@@ -224,9 +290,9 @@ export class AcpConnection<S extends AcpSide> {
 
   /** A known method is checked once (hot path); params are validated when that is on. */
   #checkSendable(method: string, kind: "request" | "notification", params: unknown): void {
-    const known = kind === "request" ? this.#knownRequests : this.#knownNotifications;
+    const known = KNOWN_SENT[this.side][kind];
     if (!known.has(method)) {
-      this.#assertKnown(method, kind, this.side === "agent" ? "client" : "agent");
+      assertKnown(method, kind, this.side === "agent" ? "client" : "agent");
       known.add(method);
     }
     if (this.#validateOutgoing) {
@@ -281,29 +347,19 @@ export class AcpConnection<S extends AcpSide> {
    * a request that needs what this side did not advertise -32601 or -32602 (capabilities.ts).
    */
   onRequest<M extends keyof HandledRequests<S> & string>(method: M, handler: AcpRequestHandler<S, M>): Disposable {
-    this.#assertKnown(method, "request", this.side);
-    const entry = this.#tables.handledRequests[method];
-    // One small record per handler (an agent registers a dozen on each of its connections), read
-    // by the shared `#handle`, rather than a closure over this method's whole scope.
-    const registered: RegisteredRequest = {
-      method,
-      initialize: this.side === "agent" && method === INITIALIZE,
-      requirement: this.#tables.handledRequirements[method] as RegisteredRequest["requirement"],
-      validateResult: this.#validateOutgoing ? outboundValidator(method, "result") : undefined,
-      handler: handler as RegisteredRequest["handler"],
-      decode: "params" in entry ? (entry.params as RegisteredRequest["decode"]) : undefined,
-    };
-    if (registered.decode !== undefined)
-      return this.#connection.onRequest(method, (params, context) => this.#handle(registered, params, context));
+    const registered = registeredRequest(this.#tables, method, handler, false);
+    return this.#connection.onRequest(method, (params, context) => this.#dispatchRequest(registered, params, context));
+  }
+
+  /** A request handler's record on this connection: its own, or a shared table's. */
+  #dispatchRequest(registered: RegisteredRequest, params: unknown, context: RequestContext): unknown {
+    if (registered.decode !== undefined) return this.#handle(registered, params, context);
     // A deferred decoder (side-tables.ts): the first request that needs it loads it.
-    const load = (entry as { load: () => Promise<RegisteredRequest["decode"]> }).load;
-    return this.#connection.onRequest(method, (params, context) => {
-      if (registered.decode !== undefined) return this.#handle(registered, params, context);
-      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
-      return load().then((decode) => {
-        registered.decode = decode;
-        return this.#handle(registered, params, context);
-      });
+    const { method, load } = registered;
+    if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+    return (load as NonNullable<RegisteredRequest["load"]>)().then((decode) => {
+      registered.decode = decode;
+      return this.#handle(registered, params, context);
     });
   }
 
@@ -315,8 +371,13 @@ export class AcpConnection<S extends AcpSide> {
     if (!decoded.ok) throw invalidParamsError(method, decoded.error);
     const missing = registered.requirement?.(decoded.value as never, this.#advertised);
     if (missing !== undefined) throw missingCapabilityError(missing);
-    const result = registered.handler(decoded.value as never, this.#requestContext(context) as never);
-    const validate = registered.validateResult;
+    const typed = this.#requestContext(context) as never;
+    const result = registered.shared
+      ? registered.handler(this.#owner as never, decoded.value as never, typed)
+      : registered.handler(decoded.value as never, typed);
+    const validate = this.#validateOutgoing
+      ? (registered.validateResult ??= outboundValidator(method, "result"))
+      : undefined;
     const checked = validate === undefined ? result : this.#checkResult(method, validate, result);
     return registered.initialize ? this.#answeredInitialize(params, checked) : checked;
   }
@@ -326,13 +387,24 @@ export class AcpConnection<S extends AcpSide> {
     method: M,
     handler: AcpNotificationHandler<S, M>,
   ): Disposable {
-    this.#assertKnown(method, "notification", this.side);
-    const decode = this.#tables.handledNotifications[method].params;
-    return this.#connection.onNotification(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) {
-        this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
-        return;
-      }
+    const registered = registeredNotification(this.#tables, method, handler, false);
+    return this.#connection.onNotification(method, (params, context) =>
+      this.#dispatchNotification(registered, params, context),
+    );
+  }
+
+  #dispatchNotification(
+    registered: RegisteredNotification,
+    params: unknown,
+    context: NotificationContext,
+  ): void | PromiseLike<void> {
+    const { method, decode } = registered;
+    if (exceedsDepth(params, this.#maxDepth)) {
+      this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
+      return;
+    }
+    let value = params;
+    if (decode !== undefined) {
       const decoded = decode(params);
       if (!decoded.ok) {
         const where = decoded.error.path === "" ? "/" : decoded.error.path;
@@ -342,29 +414,48 @@ export class AcpConnection<S extends AcpSide> {
         });
         return;
       }
-      return handler(decoded.value, { method, signal: context.signal, connection: this });
-    });
+      value = decoded.value;
+    }
+    const typed = { method, signal: context.signal, connection: this } as never;
+    return registered.shared
+      ? registered.handler(this.#owner as never, value as never, typed)
+      : registered.handler(value as never, typed);
   }
 
   /** Handles an extension request (`_`-prefixed). */
   onExtRequest(method: ExtensionMethod, handler: ExtRequestHandler<S>): Disposable {
-    if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.#connection.onRequest(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
-      return handler(params, this.#requestContext(context));
-    });
+    const registered = registeredExtRequest(method, handler, false);
+    return this.#connection.onRequest(method, (params, context) =>
+      this.#dispatchExtRequest(registered, params, context),
+    );
+  }
+
+  #dispatchExtRequest(registered: RegisteredExtRequest, params: unknown, context: RequestContext): unknown {
+    const { method } = registered;
+    if (exceedsDepth(params, this.#maxDepth)) throw tooDeepError(method, this.#maxDepth);
+    const typed = this.#requestContext(context) as never;
+    return registered.shared
+      ? registered.handler(this.#owner as never, params as never, typed)
+      : registered.handler(params as never, typed);
   }
 
   /** Handles an extension notification (`_`-prefixed). */
   onExtNotification(method: ExtensionMethod, handler: ExtNotificationHandler<S>): Disposable {
-    if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-    return this.#connection.onNotification(method, (params, context) => {
-      if (exceedsDepth(params, this.#maxDepth)) {
-        this.#logger.warn?.(`Dropped ${method}: params nest deeper than ${this.#maxDepth} levels`, { method });
-        return;
-      }
-      return handler(params, { method, signal: context.signal, connection: this });
-    });
+    const registered = registeredExtNotification(method, handler, false);
+    return this.#connection.onNotification(method, (params, context) =>
+      this.#dispatchNotification(registered, params, context),
+    );
+  }
+
+  static {
+    sharedDispatch = {
+      request: (connection, registered, params, context) => connection.#dispatchRequest(registered, params, context),
+      notification: (connection, registered, params, context) =>
+        connection.#dispatchNotification(registered, params, context),
+      extRequest: (connection, registered, params, context) =>
+        connection.#dispatchExtRequest(registered, params, context),
+      owner: (connection) => connection.#owner,
+    };
   }
 
   /**
@@ -413,23 +504,76 @@ export class AcpConnection<S extends AcpSide> {
     };
     return isPromiseLike(result) ? result.then(check) : check(result);
   }
+}
 
-  #assertKnown(method: string, kind: "request" | "notification", handledBy: AcpSide): void {
-    const entry = methodTable.get(method);
-    if (entry === undefined || entry.kind !== kind || entry.handledBy !== handledBy) {
-      throw new TypeError(
-        `${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`,
-      );
-    }
+/** Throws unless `method` is a `kind` that `handledBy` handles. */
+export function assertKnown(method: string, kind: "request" | "notification", handledBy: AcpSide): void {
+  const entry = methodTable.get(method);
+  if (entry === undefined || entry.kind !== kind || entry.handledBy !== handledBy) {
+    throw new TypeError(
+      `${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`,
+    );
   }
+}
+
+/** The record of a request handler of side `tables.side`. */
+export function registeredRequest<S extends AcpSide>(
+  tables: SideTables<S>,
+  method: keyof HandledRequests<S> & string,
+  handler: RegisteredRequest["handler"],
+  shared: boolean,
+): RegisteredRequest {
+  assertKnown(method, "request", tables.side);
+  const entry = tables.handledRequests[method];
+  return {
+    method,
+    initialize: tables.side === "agent" && method === INITIALIZE,
+    requirement: tables.handledRequirements[method] as RegisteredRequest["requirement"],
+    validateResult: undefined,
+    handler,
+    shared,
+    decode: "params" in entry ? (entry.params as RegisteredRequest["decode"]) : undefined,
+    load: "load" in entry ? (entry.load as RegisteredRequest["load"]) : undefined,
+  };
+}
+
+/** The record of a notification handler of side `tables.side`. */
+export function registeredNotification<S extends AcpSide>(
+  tables: SideTables<S>,
+  method: keyof HandledNotifications<S> & string,
+  handler: RegisteredNotification["handler"],
+  shared: boolean,
+): RegisteredNotification {
+  assertKnown(method, "notification", tables.side);
+  const decode = tables.handledNotifications[method].params as RegisteredNotification["decode"];
+  return { method, handler, shared, decode };
+}
+
+export function registeredExtRequest(
+  method: ExtensionMethod,
+  handler: RegisteredExtRequest["handler"],
+  shared: boolean,
+): RegisteredExtRequest {
+  if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
+  return { method, handler, shared };
+}
+
+export function registeredExtNotification(
+  method: ExtensionMethod,
+  handler: RegisteredNotification["handler"],
+  shared: boolean,
+): RegisteredNotification {
+  if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
+  return { method, handler, shared, decode: undefined };
 }
 
 /** The agent's end: handles `AgentRequests`/`AgentNotifications`, sends `ClientRequests`/`ClientNotifications`. */
 export function createAgentSideConnection(
   transport: Transport,
   options?: AcpConnectionOptions,
+  shared?: AcpSharedHandlers<"agent">,
 ): AcpConnection<"agent"> {
-  return new AcpConnection(agentSideTables(), transport, options);
+  return new AcpConnection(agentSideTables(), transport, options, shared);
 }
 
 /** The client's end: handles `ClientRequests`/`ClientNotifications`, sends `AgentRequests`/`AgentNotifications`. */

@@ -10,6 +10,13 @@ export {
   type ExtNotificationHandler,
   type ExtRequestHandler,
 } from "./acp-connection.js";
+export {
+  type AcpHandlerTable,
+  type AcpSharedHandlers,
+  type AcpTableNotificationHandler,
+  type AcpTableRequestHandler,
+  createAgentHandlerTable,
+} from "./acp-handler-table.js";
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { missingElicitationMode } from "./capabilities.js";
 export {

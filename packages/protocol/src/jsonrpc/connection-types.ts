@@ -1,5 +1,6 @@
 /** The options of a `Connection` and what its handlers receive. */
 import type { Connection } from "./connection.js";
+import type { SharedHandlers } from "./handler-table.js";
 import type { Logger } from "./logger.js";
 import type { JsonRpcId, RequestIdRule } from "./messages.js";
 import type { WarningRateLimit } from "./rate-limited-logger.js";
@@ -33,6 +34,11 @@ export interface ConnectionOptions {
    * `JSON.stringify` of the message gives, or `undefined` to leave the message to `JSON.stringify`.
    */
   encodeNotification?: NotificationEncoder;
+  /**
+   * Handlers shared with other connections (`shareHandlers(table, target)`): a request or
+   * notification this connection has no handler of its own for goes to the table's, with `target`.
+   */
+  sharedHandlers?: SharedHandlers;
 }
 
 /** See `ConnectionOptions.encodeNotification`. */

@@ -39,7 +39,7 @@ export class Connection {
   readonly #transport: Transport;
   readonly #logger: Logger;
   readonly #pending = new PendingRequests();
-  readonly #handlers = new HandlerRegistry();
+  readonly #handlers: HandlerRegistry;
   readonly #lifecycle = new ConnectionLifecycle();
   readonly #gate: InboundGate;
   readonly #outbound: Outbound;
@@ -50,6 +50,7 @@ export class Connection {
   readonly closed: Promise<ConnectionError | undefined> = this.#lifecycle.closed;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
+    this.#handlers = new HandlerRegistry(options.sharedHandlers);
     const observer = options.tap && new WireObserver(options.tap);
     this.#transport = observer ? observer.observeOutbound(transport) : transport;
     this.#logger = rateLimitWarnings(options.logger ?? {}, options.warningRateLimit);
@@ -194,6 +195,11 @@ export class Connection {
     this.#inbound.abortAll(rejection);
     this.#gate.close();
     this.#lifecycle.abort(rejection);
+    try {
+      this.#handlers.closed(rejection);
+    } catch (error) {
+      this.#logger.error?.("A shared close handler failed", describeError(error));
+    }
     if (failure !== undefined)
       this.#logger.warn?.("Connection failed", {
         kind: failure.kind,

@@ -1,7 +1,13 @@
-/** The request and notification handlers of a connection: one per method, plus one fallback each. */
+/**
+ * The request and notification handlers of a connection: one per method, plus one fallback each,
+ * and behind its own a shared table's (handler-table.ts).
+ */
+
 import { CANCEL_REQUEST_METHOD } from "./cancellation.js";
 import type { NotificationContext, NotificationHandler, RequestContext, RequestHandler } from "./connection-types.js";
 import { type Disposable, disposable } from "./disposable.js";
+import type { ConnectionError } from "./errors.js";
+import { type HandlerTable, registerOnce, type SharedHandlers } from "./handler-table.js";
 
 /**
  * Handlers as stored. The registrant vouches for the params type it declared (the connection
@@ -16,32 +22,77 @@ interface StoredNotificationHandler {
 }
 
 export class HandlerRegistry {
-  readonly #requests = new Map<string, StoredRequestHandler["call"]>();
-  readonly #notifications = new Map<string, StoredNotificationHandler["call"]>();
+  /** Made on first registration: a connection served from a shared table registers none. */
+  #requests: Map<string, StoredRequestHandler["call"]> | undefined;
+  #notifications: Map<string, StoredNotificationHandler["call"]> | undefined;
   #fallbackRequest: RequestHandler | undefined;
   #fallbackNotification: NotificationHandler | undefined;
+  readonly #table: HandlerTable<unknown> | undefined;
+  readonly #target: unknown;
 
-  /** The handler of a request for `method`: its own, else the fallback. */
-  request(method: string): StoredRequestHandler["call"] | undefined {
-    return this.#requests.get(method) ?? this.#fallbackRequest;
+  constructor(shared?: SharedHandlers) {
+    this.#table = shared?.table;
+    this.#target = shared?.target;
   }
 
-  /** The handler of a notification for `method`: its own, else the fallback. */
-  notification(method: string): StoredNotificationHandler["call"] | undefined {
-    return this.#notifications.get(method) ?? this.#fallbackNotification;
+  /** The connection ended: the shared table's close handler runs (see `HandlerTable.onClose`). */
+  closed(reason: ConnectionError): void {
+    this.#table?.close?.(this.#target, reason);
+  }
+
+  /** Whether a request for `method` has a handler: its own, the table's, or the fallback. */
+  handlesRequest(method: string): boolean {
+    return (
+      this.#requests?.has(method) === true ||
+      this.#table?.request(method) !== undefined ||
+      this.#fallbackRequest !== undefined
+    );
+  }
+
+  /** Runs the handler of a request for `method` (one `handlesRequest` found). */
+  runRequest(method: string, params: unknown, context: RequestContext): unknown {
+    const own = this.#requests?.get(method);
+    if (own !== undefined) return own(params, context);
+    const shared = this.#table?.request(method);
+    if (shared !== undefined) return shared(this.#target, params, context);
+    return (this.#fallbackRequest as RequestHandler)(params, context);
+  }
+
+  /** Whether a notification for `method` has a handler: its own, the table's, or the fallback. */
+  handlesNotification(method: string): boolean {
+    return (
+      this.#notifications?.has(method) === true ||
+      this.#table?.notification(method) !== undefined ||
+      this.#fallbackNotification !== undefined
+    );
+  }
+
+  /** Runs the handler of a notification for `method` (one `handlesNotification` found). */
+  runNotification(method: string, params: unknown, context: NotificationContext): void | PromiseLike<void> {
+    const own = this.#notifications?.get(method);
+    if (own !== undefined) return own(params, context);
+    const shared = this.#table?.notification(method);
+    if (shared !== undefined) return shared(this.#target, params, context);
+    return (this.#fallbackNotification as NotificationHandler)(params, context);
   }
 
   onRequest<Params, Result>(method: string, handler: RequestHandler<Params, Result>): Disposable {
+    if (this.#table?.request(method) !== undefined)
+      throw new Error(`A request handler for ${method} is already registered`);
     const stored: StoredRequestHandler = { call: handler };
-    return register(this.#requests, method, stored.call, "request");
+    this.#requests ??= new Map();
+    return registerOnce(this.#requests, method, stored.call, "request");
   }
 
   onNotification<Params>(method: string, handler: NotificationHandler<Params>): Disposable {
     if (method === CANCEL_REQUEST_METHOD) {
       throw new Error(`${CANCEL_REQUEST_METHOD} is handled by the connection itself (see RequestContext.signal)`);
     }
+    if (this.#table?.notification(method) !== undefined)
+      throw new Error(`A notification handler for ${method} is already registered`);
     const stored: StoredNotificationHandler = { call: handler };
-    return register(this.#notifications, method, stored.call, "notification");
+    this.#notifications ??= new Map();
+    return registerOnce(this.#notifications, method, stored.call, "notification");
   }
 
   onUnhandledRequest(handler: RequestHandler): Disposable {
@@ -60,12 +111,4 @@ export class HandlerRegistry {
       if (this.#fallbackNotification === handler) this.#fallbackNotification = undefined;
     });
   }
-}
-
-function register<H>(table: Map<string, H>, method: string, handler: H, kind: string): Disposable {
-  if (table.has(method)) throw new Error(`A ${kind} handler for ${method} is already registered`);
-  table.set(method, handler);
-  return disposable(() => {
-    if (table.get(method) === handler) table.delete(method);
-  });
 }

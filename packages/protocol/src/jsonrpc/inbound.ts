@@ -51,7 +51,7 @@ export class Inbound implements BatchReceiver {
   readonly #gate: InboundGate;
   /** Requests of the peer still being handled, by id. */
   #incomingTable: Map<JsonRpcId, IncomingRequest> | undefined;
-  /** Made on first use: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
+  /** Made on first use, dropped when empty: an empty Map costs ~180 bytes, for each of thousands of idle sessions. */
   get #incoming(): Map<JsonRpcId, IncomingRequest> {
     return (this.#incomingTable ??= new Map());
   }
@@ -141,8 +141,8 @@ export class Inbound implements BatchReceiver {
   #dispatchRequest(message: JsonRpcRequest, respond: Respond): void {
     const { id, method } = message;
     const { maxEchoLength } = this.#parts;
-    const handler = this.#parts.handlers.request(method);
-    if (handler === undefined) {
+    const { handlers } = this.#parts;
+    if (!handlers.handlesRequest(method)) {
       respond(JSON.stringify(errorResponse(id, RequestError.methodNotFound(method, maxEchoLength))));
       return;
     }
@@ -162,7 +162,7 @@ export class Inbound implements BatchReceiver {
 
     let result: unknown;
     try {
-      result = handler(message.params, state);
+      result = handlers.runRequest(method, message.params, state);
     } catch (error) {
       this.#answer(state, respond, false, error);
       return;
@@ -187,7 +187,12 @@ export class Inbound implements BatchReceiver {
   /** Sends the one response a request gets. */
   #answer(state: IncomingRequest, respond: Respond, ok: boolean, outcome: unknown): void {
     const { id, method } = state;
-    if (this.#incoming.get(id) === state) this.#incoming.delete(id);
+    const incoming = this.#incomingTable;
+    if (incoming?.get(id) === state) {
+      incoming.delete(id);
+      // An idle connection keeps no table (made again by its next request).
+      if (incoming.size === 0) this.#incomingTable = undefined;
+    }
     if (this.isClosed) {
       this.#logger.debug?.("Dropped a response: the connection is closed", { id, method });
       return;
@@ -230,14 +235,14 @@ export class Inbound implements BatchReceiver {
       this.#cancelIncoming(message.params);
       return;
     }
-    const handler = this.#parts.handlers.notification(method);
-    if (handler === undefined) {
+    const { handlers } = this.#parts;
+    if (!handlers.handlesNotification(method)) {
       this.#logger.debug?.("Ignored a notification nobody handles", { method });
       return;
     }
     let result: unknown;
     try {
-      result = handler(message.params, {
+      result = handlers.runNotification(method, message.params, {
         method,
         signal: this.#parts.lifecycle.signal,
         connection: this.#parts.connection,
@@ -263,7 +268,7 @@ export class Inbound implements BatchReceiver {
       this.#logger.debug?.(`Ignored a malformed ${CANCEL_REQUEST_METHOD}`, { params });
       return;
     }
-    const state = this.#incoming.get(id);
+    const state = this.#incomingTable?.get(id);
     if (state === undefined || state.cancelled) return; // finished or unknown: ignore silently
     state.cancelled = true;
     state.abort(RequestError.requestCancelled({ requestId: id }));

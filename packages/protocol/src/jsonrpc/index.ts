@@ -22,6 +22,14 @@ export { decorateTransport } from "./decorate-transport.js";
 export { type Disposable, disposable } from "./disposable.js";
 export * from "./errors.js";
 export {
+  HandlerTable,
+  type SharedHandlers,
+  shareHandlers,
+  type TableCloseHandler,
+  type TableNotificationHandler,
+  type TableRequestHandler,
+} from "./handler-table.js";
+export {
   createInMemoryTransportPair,
   type InMemoryTransport,
   type InMemoryTransportOptions,

@@ -5,7 +5,12 @@
 import { ConnectionError } from "./errors.js";
 
 export class ConnectionLifecycle {
-  readonly #lifetime = new AbortController();
+  /**
+   * Made when `signal` is first read: an `AbortController` and its `EventTarget` cost ~600 bytes,
+   * for each of thousands of idle connections nobody asks the signal of.
+   */
+  #lifetime: AbortController | undefined;
+  #abortReason: ConnectionError | undefined;
   #isClosed = false;
   #failure: ConnectionError | undefined;
   #resolveClosed!: (error: ConnectionError | undefined) => void;
@@ -14,6 +19,10 @@ export class ConnectionLifecycle {
 
   /** Aborted when the connection ends (reason: the error pending work is rejected with). */
   get signal(): AbortSignal {
+    if (this.#lifetime === undefined) {
+      this.#lifetime = new AbortController();
+      if (this.#abortReason !== undefined) this.#lifetime.abort(this.#abortReason);
+    }
     return this.#lifetime.signal;
   }
 
@@ -45,7 +54,8 @@ export class ConnectionLifecycle {
 
   /** Aborts `signal` (after the connection rejected and aborted what it held). */
   abort(rejection: ConnectionError): void {
-    this.#lifetime.abort(rejection);
+    this.#abortReason ??= rejection;
+    this.#lifetime?.abort(rejection);
   }
 
   /** Settles `closed`: the last step of ending. */

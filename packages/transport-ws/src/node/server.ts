@@ -251,7 +251,7 @@ class Endpoint implements AcpWebSocketServer {
         releaseSlot();
         return refuseUpgrade(socket, 503, "Server is shutting down");
       }
-      const connectionId = randomUUID();
+      const connectionId = flatUuid();
       this.upgradeIds.set(request, connectionId);
       // If the handshake fails (ws answers 400 itself) the callback never runs: free the slot.
       socket.once("close", releaseSlot);
@@ -342,6 +342,15 @@ class Endpoint implements AcpWebSocketServer {
     });
     void transport.close(CloseCodes.InternalError, "Internal error");
   }
+}
+
+/**
+ * A random UUID as one flat string. Node builds `randomUUID()` by joining 16 hex pieces, a string
+ * of 14 parts (~450 bytes) the transport would keep for the connection's life; `toLowerCase`
+ * (a no-op on its text) copies it into one string of ~60 bytes.
+ */
+function flatUuid(): string {
+  return randomUUID().toLowerCase();
 }
 
 function destroyOnError(this: Duplex): void {
