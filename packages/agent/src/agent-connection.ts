@@ -4,14 +4,7 @@
  * connection is the only door: it decodes what arrives (params and the results of our requests),
  * validates what we send, and checks every request against what `initialize` advertised.
  */
-import {
-  type AcpConnection,
-  type AcpHandlerTable,
-  authRequiredError,
-  createAgentHandlerTable,
-  createAgentSideConnection,
-  isExtensionMethod,
-} from "@acp-kit/protocol";
+import { AcpConnection, authRequiredError, createAgentSideConnection, isExtensionMethod } from "@acp-kit/protocol";
 import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { AgentCapabilities, InitializeRequest, InitializeResponse } from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -68,7 +61,9 @@ function sessionScoped(method: string): boolean {
 }
 
 /** The handler table of each agent (see `AgentConnection.#handlersOf`). */
-const tables = new WeakMap<ResolvedAgent, AcpHandlerTable<"agent", AgentConnection>>();
+/** The handler table `AgentConnection` builds once per agent. */
+type AgentHandlerTable = ReturnType<typeof AcpConnection.agentHandlerTable<AgentConnection>>;
+const tables = new WeakMap<ResolvedAgent, AgentHandlerTable>();
 
 export class AgentConnection implements AgentConnectionHandle {
   readonly #agent: ResolvedAgent;
@@ -150,10 +145,10 @@ export class AgentConnection implements AgentConnectionHandle {
    * agent, each handler reaching its connection through the owner it gets (thousands of idle
    * connections keep no closure per method).
    */
-  static #handlersOf(agent: ResolvedAgent): AcpHandlerTable<"agent", AgentConnection> {
+  static #handlersOf(agent: ResolvedAgent): AgentHandlerTable {
     const known = tables.get(agent);
     if (known !== undefined) return known;
-    const table = createAgentHandlerTable<AgentConnection>();
+    const table = AcpConnection.agentHandlerTable<AgentConnection>();
     const def = agent.definition;
     // Synchronous as the connection ends, before the rejections of our pending requests reach
     // their callers, so those read as cancelled rather than as failures.

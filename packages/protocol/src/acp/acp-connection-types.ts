@@ -10,6 +10,15 @@ import type { AcpConnection } from "./acp-connection.js";
 import type { MissingCapability } from "./missing-capability.js";
 import type { AcpSide, HandledNotifications, HandledRequests } from "./sides.js";
 
+/** The options the JSON-RPC `Connection` under an `AcpConnection` gets as they are. */
+export const PASSED_ON_OPTIONS = [
+  "maxPendingHandlers",
+  "tap",
+  "maxBatchEntries",
+  "maxEchoLength",
+  "warningRateLimit",
+] as const satisfies readonly (keyof AcpConnectionOptions)[];
+
 export interface AcpConnectionOptions {
   logger?: Logger;
   /**

@@ -5,7 +5,8 @@ import { CANCEL_REQUEST_METHOD } from "../jsonrpc/cancellation.js";
 import { ConnectionError, RequestError } from "../jsonrpc/errors.js";
 import { createInMemoryTransportPair, type InMemoryTransport } from "../jsonrpc/in-memory-transport.js";
 import { recordingLogger } from "../jsonrpc/test-support/raw-peer.js";
-import { type AcpConnectionOptions, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import { createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import type { AcpConnectionOptions } from "./acp-connection-types.js";
 import { connectionOf } from "./test-support/connection-of.js";
 import { negotiateProtocolVersion } from "./version.js";
 

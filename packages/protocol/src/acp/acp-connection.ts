@@ -1,35 +1,47 @@
 /**
- * The typed ACP connection: a `Connection` plus the generated method tables, and the only door
- * of an ACP end in both directions. Methods are typed by wire name. What arrives is decoded
- * (params of what we handle, results of what we sent; bad params → -32602 with the decoder's
- * path). What we send is validated strictly and synchronously when `validateOutgoing` is on (a
- * local `ConnectionError` of kind `invalid_outgoing` instead of a bad message on the wire).
- * Every request, either way, is checked against what `initialize` advertised (capabilities.ts).
+ * The typed ACP connection: a `Connection` plus the generated method tables, the only door of an
+ * ACP end both ways, typed by wire name. What arrives is decoded (bad params → -32602 with the
+ * decoder's path); what we send is validated when `validateOutgoing` is on (a local
+ * `ConnectionError` of kind `invalid_outgoing`, not a bad message on the wire). Every request,
+ * either way, is checked against what `initialize` advertised (capabilities.ts).
  */
 
 import { DEFAULT_MAX_DEPTH, exceedsDepth } from "../decode/depth.js";
-import type { DecodeResult } from "../decode/result.js";
-import { METHOD_ROUTES } from "../generated/methods.js";
 import { Connection, type ConnectionOptions, type RequestContext, type RequestOptions } from "../jsonrpc/connection.js";
-import type { NotificationContext } from "../jsonrpc/connection-types.js";
+import { isPromiseLike, type NotificationContext } from "../jsonrpc/connection-types.js";
 import type { Disposable } from "../jsonrpc/disposable.js";
 import { type ConnectionError, RequestError } from "../jsonrpc/errors.js";
-import { shareHandlers } from "../jsonrpc/handler-table.js";
 import type { Logger } from "../jsonrpc/logger.js";
 import type { Transport } from "../jsonrpc/transport.js";
-import type {
-  AcpConnectionOptions,
-  AcpNotificationHandler,
-  AcpRequestContext,
-  AcpRequestHandler,
-  ExtNotificationHandler,
-  ExtRequestHandler,
-  Params,
-  Result,
+import {
+  type AcpConnectionOptions,
+  type AcpNotificationHandler,
+  type AcpRequestContext,
+  type AcpRequestHandler,
+  type ExtNotificationHandler,
+  type ExtRequestHandler,
+  PASSED_ON_OPTIONS,
+  type Params,
+  type Result,
 } from "./acp-connection-types.js";
-import type { AcpSharedHandlers } from "./acp-handler-table.js";
+import { AcpHandlerTable, type AcpSharedHandlers, servedHandlers } from "./acp-handler-table.js";
 import type { Advertised } from "./advertised.js";
 import { type Check, outboundValidator } from "./codecs.js";
+import {
+  assertKnown,
+  INITIALIZE,
+  isHandledBy,
+  KNOWN_SENT,
+  methodTable,
+  type RegisteredExtRequest,
+  type RegisteredNotification,
+  type RegisteredRequest,
+  registeredExtNotification,
+  registeredExtRequest,
+  registeredNotification,
+  registeredRequest,
+  type SharedDispatch,
+} from "./handler-records.js";
 import { invalidParamsError, tooDeepError } from "./inbound-errors.js";
 import { agentAdvertisement, clientAdvertisement, initializeRequestedVersion } from "./initialize.js";
 import { type MissingCapability, missingCapabilityError, unadvertisedRefusal } from "./missing-capability.js";
@@ -44,16 +56,6 @@ import { ACP_REQUEST_IDS } from "./request-id.js";
 import { resultParser } from "./result-parser.js";
 import { agentSideTables, clientSideTables, type SideTables } from "./side-tables.js";
 
-export type {
-  AcpConnectionOptions,
-  AcpNotificationContext,
-  AcpNotificationHandler,
-  AcpRequestContext,
-  AcpRequestHandler,
-  ExtNotificationHandler,
-  ExtRequestHandler,
-} from "./acp-connection-types.js";
-
 import {
   type AcpSide,
   type ExtensionMethod,
@@ -65,81 +67,7 @@ import {
 } from "./sides.js";
 import { unsupportedAgentVersionError } from "./version.js";
 
-/** What `onRequest`, or a shared table's (acp-handler-table.ts), keeps for one request handler. */
-export interface RegisteredRequest {
-  readonly method: string;
-  readonly initialize: boolean;
-  readonly requirement: ((params: never, advertised: Advertised) => MissingCapability | undefined) | undefined;
-  /** Looked up on first use by a connection that validates what it sends. */
-  validateResult: Check | undefined;
-  /** `(params, context)`; in a shared table `(owner, params, context)`. */
-  readonly handler: (...args: never[]) => unknown;
-  readonly shared: boolean;
-  /** Absent until a deferred decoder is loaded (with `load`). */
-  decode: ((value: unknown) => DecodeResult<unknown>) | undefined;
-  readonly load: (() => Promise<(value: unknown) => DecodeResult<unknown>>) | undefined;
-}
-
-/** What `onNotification` and the extension registrations, or a shared table's, keep for one handler. */
-export interface RegisteredNotification {
-  readonly method: string;
-  /** `(params, context)`; in a shared table `(owner, params, context)`. */
-  readonly handler: (...args: never[]) => void | PromiseLike<void>;
-  readonly shared: boolean;
-  /** Absent for an extension method: its params pass through. */
-  readonly decode: ((value: unknown) => DecodeResult<unknown>) | undefined;
-}
-
-/** An extension request's handler as a shared table keeps it. */
-export interface RegisteredExtRequest {
-  readonly method: string;
-  readonly handler: (...args: never[]) => unknown;
-  readonly shared: boolean;
-}
-
-/** How a shared table's entries reach a connection's private handling (set by `AcpConnection`). */
-export interface SharedDispatch {
-  request(
-    connection: AcpConnection<AcpSide>,
-    registered: RegisteredRequest,
-    params: unknown,
-    context: RequestContext,
-  ): unknown;
-  notification(
-    connection: AcpConnection<AcpSide>,
-    registered: RegisteredNotification,
-    params: unknown,
-    context: NotificationContext,
-  ): void | PromiseLike<void>;
-  extRequest(
-    connection: AcpConnection<AcpSide>,
-    registered: RegisteredExtRequest,
-    params: unknown,
-    context: RequestContext,
-  ): unknown;
-  /** The owner a shared table's handlers get on `connection`. */
-  owner(connection: AcpConnection<AcpSide>): unknown;
-}
 export let sharedDispatch: SharedDispatch;
-
-interface MethodEntry {
-  readonly handledBy: string;
-  readonly kind: string;
-}
-const methodTable: ReadonlyMap<string, MethodEntry> = new Map(Object.entries(METHOD_ROUTES));
-const INITIALIZE: keyof typeof METHOD_ROUTES = "initialize";
-/**
- * Methods each side was seen to send and checked as ones the peer handles: the answer depends on
- * the side and method only, so it is kept once for every connection, not in two sets on each.
- */
-const KNOWN_SENT: Record<AcpSide, Record<"request" | "notification", Set<string>>> = {
-  agent: { request: new Set(), notification: new Set() },
-  client: { request: new Set(), notification: new Set() },
-};
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
-}
 
 export class AcpConnection<S extends AcpSide> {
   /** Which end this is. */
@@ -172,16 +100,11 @@ export class AcpConnection<S extends AcpSide> {
     this.#refuse = options.refuseUnadvertised ?? unadvertisedRefusal;
     const connectionOptions: ConnectionOptions = { logger: options.logger ?? {}, requestIds: ACP_REQUEST_IDS };
     if (tables.encodeNotification !== undefined) connectionOptions.encodeNotification = tables.encodeNotification;
-    if (options.maxPendingHandlers !== undefined) connectionOptions.maxPendingHandlers = options.maxPendingHandlers;
-    if (options.tap !== undefined) connectionOptions.tap = options.tap;
-    if (options.maxBatchEntries !== undefined) connectionOptions.maxBatchEntries = options.maxBatchEntries;
-    if (options.maxEchoLength !== undefined) connectionOptions.maxEchoLength = options.maxEchoLength;
-    if (options.warningRateLimit !== undefined) connectionOptions.warningRateLimit = options.warningRateLimit;
+    for (const key of PASSED_ON_OPTIONS)
+      if (options[key] !== undefined) Object.assign(connectionOptions, { [key]: options[key] });
     if (shared !== undefined) {
-      if (shared.side !== tables.side)
-        throw new TypeError(`A ${shared.side}-side handler table on a ${tables.side}-side connection`);
+      connectionOptions.sharedHandlers = servedHandlers(shared, this);
       this.#owner = shared.owner;
-      connectionOptions.sharedHandlers = shareHandlers(shared.entries, this);
     }
     this.#connection = new Connection(transport, connectionOptions);
     // The connection's logger is the rate-limited one: warnings of this layer share its budget.
@@ -302,8 +225,7 @@ export class AcpConnection<S extends AcpSide> {
   }
 
   #isSentRequest(method: string): method is keyof SentRequests<S> & string {
-    const entry = methodTable.get(method);
-    return entry?.kind === "request" && entry.handledBy === (this.side === "agent" ? "client" : "agent");
+    return isHandledBy(method, "request", this.side === "agent" ? "client" : "agent");
   }
 
   /** The requirement check for params that come untyped: read through the method's decoder first. */
@@ -449,13 +371,16 @@ export class AcpConnection<S extends AcpSide> {
 
   static {
     sharedDispatch = {
-      request: (connection, registered, params, context) => connection.#dispatchRequest(registered, params, context),
-      notification: (connection, registered, params, context) =>
-        connection.#dispatchNotification(registered, params, context),
-      extRequest: (connection, registered, params, context) =>
-        connection.#dispatchExtRequest(registered, params, context),
+      request: (connection, record, params, context) => connection.#dispatchRequest(record, params, context),
+      notification: (connection, record, params, context) => connection.#dispatchNotification(record, params, context),
+      extRequest: (connection, record, params, context) => connection.#dispatchExtRequest(record, params, context),
       owner: (connection) => connection.#owner,
     };
+  }
+
+  /** A table of agent-side handlers registered once for many connections: pass `table.serving(owner)` to `createAgentSideConnection`. */
+  static agentHandlerTable<Owner>(): AcpHandlerTable<"agent", Owner> {
+    return new AcpHandlerTable(agentSideTables());
   }
 
   /**
@@ -504,67 +429,6 @@ export class AcpConnection<S extends AcpSide> {
     };
     return isPromiseLike(result) ? result.then(check) : check(result);
   }
-}
-
-/** Throws unless `method` is a `kind` that `handledBy` handles. */
-export function assertKnown(method: string, kind: "request" | "notification", handledBy: AcpSide): void {
-  const entry = methodTable.get(method);
-  if (entry === undefined || entry.kind !== kind || entry.handledBy !== handledBy) {
-    throw new TypeError(
-      `${method} is not a ${kind} the ${handledBy} handles${isExtensionMethod(method) ? " (use the *Ext methods for extensions)" : ""}`,
-    );
-  }
-}
-
-/** The record of a request handler of side `tables.side`. */
-export function registeredRequest<S extends AcpSide>(
-  tables: SideTables<S>,
-  method: keyof HandledRequests<S> & string,
-  handler: RegisteredRequest["handler"],
-  shared: boolean,
-): RegisteredRequest {
-  assertKnown(method, "request", tables.side);
-  const entry = tables.handledRequests[method];
-  return {
-    method,
-    initialize: tables.side === "agent" && method === INITIALIZE,
-    requirement: tables.handledRequirements[method] as RegisteredRequest["requirement"],
-    validateResult: undefined,
-    handler,
-    shared,
-    decode: "params" in entry ? (entry.params as RegisteredRequest["decode"]) : undefined,
-    load: "load" in entry ? (entry.load as RegisteredRequest["load"]) : undefined,
-  };
-}
-
-/** The record of a notification handler of side `tables.side`. */
-export function registeredNotification<S extends AcpSide>(
-  tables: SideTables<S>,
-  method: keyof HandledNotifications<S> & string,
-  handler: RegisteredNotification["handler"],
-  shared: boolean,
-): RegisteredNotification {
-  assertKnown(method, "notification", tables.side);
-  const decode = tables.handledNotifications[method].params as RegisteredNotification["decode"];
-  return { method, handler, shared, decode };
-}
-
-export function registeredExtRequest(
-  method: ExtensionMethod,
-  handler: RegisteredExtRequest["handler"],
-  shared: boolean,
-): RegisteredExtRequest {
-  if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-  return { method, handler, shared };
-}
-
-export function registeredExtNotification(
-  method: ExtensionMethod,
-  handler: RegisteredNotification["handler"],
-  shared: boolean,
-): RegisteredNotification {
-  if (!isExtensionMethod(method)) throw new TypeError(`Extension methods start with "_": ${method}`);
-  return { method, handler, shared, decode: undefined };
 }
 
 /** The agent's end: handles `AgentRequests`/`AgentNotifications`, sends `ClientRequests`/`ClientNotifications`. */

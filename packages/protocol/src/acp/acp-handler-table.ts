@@ -6,17 +6,16 @@
  */
 import type { Disposable } from "../jsonrpc/disposable.js";
 import type { ConnectionError } from "../jsonrpc/errors.js";
-import { HandlerTable } from "../jsonrpc/handler-table.js";
+import { HandlerTable, type SharedHandlers, shareHandlers } from "../jsonrpc/handler-table.js";
+import { type AcpConnection, sharedDispatch } from "./acp-connection.js";
+import type { AcpNotificationContext, AcpRequestContext, Params, Result } from "./acp-connection-types.js";
 import {
-  type AcpConnection,
   registeredExtNotification,
   registeredExtRequest,
   registeredNotification,
   registeredRequest,
-  sharedDispatch,
-} from "./acp-connection.js";
-import type { AcpNotificationContext, AcpRequestContext, Params, Result } from "./acp-connection-types.js";
-import { agentSideTables, type SideTables } from "./side-tables.js";
+} from "./handler-records.js";
+import type { SideTables } from "./side-tables.js";
 import type { AcpSide, ExtensionMethod, HandledNotifications, HandledRequests } from "./sides.js";
 
 export type AcpTableRequestHandler<S extends AcpSide, M extends keyof HandledRequests<S>, Owner> = (
@@ -36,6 +35,16 @@ export interface AcpSharedHandlers<S extends AcpSide> {
   readonly side: S;
   readonly entries: HandlerTable<AcpConnection<S>>;
   readonly owner: unknown;
+}
+
+/** What a connection of `connection`'s side is served from `shared` with; a table of the other side is refused. */
+export function servedHandlers<S extends AcpSide>(
+  shared: AcpSharedHandlers<S>,
+  connection: AcpConnection<S>,
+): SharedHandlers {
+  if (shared.side !== connection.side)
+    throw new TypeError(`A ${shared.side}-side handler table on a ${connection.side}-side connection`);
+  return shareHandlers(shared.entries, connection);
 }
 
 type AnyConnection = Parameters<typeof sharedDispatch.request>[0];
@@ -107,9 +116,4 @@ export class AcpHandlerTable<S extends AcpSide, Owner> {
   serving(owner: Owner): AcpSharedHandlers<S> {
     return { side: this.#tables.side, entries: this.#entries, owner };
   }
-}
-
-/** A handler table for agent-side connections (`createAgentSideConnection(transport, options, table.serving(owner))`). */
-export function createAgentHandlerTable<Owner>(): AcpHandlerTable<"agent", Owner> {
-  return new AcpHandlerTable(agentSideTables());
 }

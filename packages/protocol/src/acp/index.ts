@@ -1,22 +1,13 @@
-export {
-  AcpConnection,
-  type AcpConnectionOptions,
-  type AcpNotificationContext,
-  type AcpNotificationHandler,
-  type AcpRequestContext,
-  type AcpRequestHandler,
-  createAgentSideConnection,
-  createClientSideConnection,
-  type ExtNotificationHandler,
-  type ExtRequestHandler,
-} from "./acp-connection.js";
-export {
-  type AcpHandlerTable,
-  type AcpSharedHandlers,
-  type AcpTableNotificationHandler,
-  type AcpTableRequestHandler,
-  createAgentHandlerTable,
-} from "./acp-handler-table.js";
+export { AcpConnection, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+export type {
+  AcpConnectionOptions,
+  AcpNotificationContext,
+  AcpNotificationHandler,
+  AcpRequestContext,
+  AcpRequestHandler,
+  ExtNotificationHandler,
+  ExtRequestHandler,
+} from "./acp-connection-types.js";
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { missingElicitationMode } from "./capabilities.js";
 export {

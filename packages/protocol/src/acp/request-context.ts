@@ -5,7 +5,8 @@
  */
 import type { RequestContext } from "../jsonrpc/connection.js";
 import type { JsonRpcId } from "../jsonrpc/messages.js";
-import type { AcpConnection, AcpRequestContext } from "./acp-connection.js";
+import type { AcpConnection } from "./acp-connection.js";
+import type { AcpRequestContext } from "./acp-connection-types.js";
 import type { AcpSide } from "./sides.js";
 
 export class TypedRequestContext<S extends AcpSide> implements AcpRequestContext<S> {
