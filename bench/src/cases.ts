@@ -744,6 +744,104 @@ const SCALE_STACKS = [
   "load: raw clients (`ws`, `JSON.parse` per frame, no ACP library) in their own processes, driven by the case over IPC; the servers run with `--expose-gc` and read their memory after a full GC.",
 ];
 
+// The rows of the scale cases, the same over WebSocket and Streamable HTTP.
+const SCALE_IDLE_ROWS: RowSpec[] = [
+  {
+    label: "server RSS per connection+session vs SDK",
+    unit: "KiB",
+    better: "lower",
+    ours: { side: "ours", figure: "rssPerConnectionKiB" },
+    theirs: { side: "sdk", figure: "rssPerConnectionKiB" },
+    target: 0.5,
+  },
+  {
+    label: "server heap per connection+session vs SDK",
+    unit: "KiB",
+    better: "lower",
+    ours: { side: "ours", figure: "heapPerConnectionKiB" },
+    theirs: { side: "sdk", figure: "heapPerConnectionKiB" },
+    target: 0.5,
+  },
+  {
+    label: "connections+sessions opened per second vs SDK",
+    unit: "conn/s",
+    better: "higher",
+    ours: { side: "ours", figure: "connectPerSec" },
+    theirs: { side: "sdk", figure: "connectPerSec" },
+  },
+];
+
+const SCALE_STREAM_ROWS: RowSpec[] = [
+  {
+    label: "delivery latency p99 vs SDK",
+    unit: "ms",
+    better: "lower",
+    ours: { side: "ours", figure: "latencyP99Ms" },
+    theirs: { side: "sdk", figure: "latencyP99Ms" },
+    target: 0.5,
+  },
+  {
+    label: "delivery latency p50 vs SDK",
+    unit: "ms",
+    better: "lower",
+    ours: { side: "ours", figure: "latencyP50Ms" },
+    theirs: { side: "sdk", figure: "latencyP50Ms" },
+  },
+  {
+    label: "server CPU per delivered update vs SDK",
+    unit: "µs",
+    better: "lower",
+    ours: { side: "ours", figure: "cpuMicrosPerUpdate" },
+    theirs: { side: "sdk", figure: "cpuMicrosPerUpdate" },
+    target: 0.3,
+  },
+  {
+    label: "lateness p99 vs SDK (from when the chunk was due on its schedule to its receipt)",
+    unit: "ms",
+    better: "lower",
+    ours: { side: "ours", figure: "latenessP99Ms" },
+    theirs: { side: "sdk", figure: "latenessP99Ms" },
+  },
+  {
+    label: "server event-loop delay p99 vs SDK",
+    unit: "ms",
+    better: "lower",
+    ours: { side: "ours", figure: "eventLoopDelayP99Ms" },
+    theirs: { side: "sdk", figure: "eventLoopDelayP99Ms" },
+  },
+];
+
+const SCALE_CHURN_ROWS: RowSpec[] = [
+  {
+    label: "sessions per second vs SDK",
+    unit: "sessions/s",
+    better: "higher",
+    ours: { side: "ours", figure: "sessionsPerSec" },
+    theirs: { side: "sdk", figure: "sessionsPerSec" },
+    target: 3,
+  },
+  {
+    label: "server RSS after the churn / before (ours)",
+    unit: "×",
+    better: "lower",
+    ours: { side: "ours", figure: "rssAfterOverBefore" },
+    target: 1.1,
+  },
+  {
+    label: "server RSS after the churn / before (sdk)",
+    unit: "×",
+    better: "lower",
+    ours: { side: "sdk", figure: "rssAfterOverBefore" },
+  },
+  {
+    label: "server heap after the churn / before (ours)",
+    unit: "×",
+    better: "lower",
+    ours: { side: "ours", figure: "heapAfterOverBefore" },
+    target: 1.1,
+  },
+];
+
 const scaleIdle: CaseSpec = {
   name: "scale-idle",
   title: "10,000 idle WebSocket connections, one open session each, on one server",
@@ -754,31 +852,7 @@ const scaleIdle: CaseSpec = {
   script: "scale-idle.ts",
   sides: ["ours", "sdk"],
   rounds: 3,
-  rows: [
-    {
-      label: "server RSS per connection+session vs SDK",
-      unit: "KiB",
-      better: "lower",
-      ours: { side: "ours", figure: "rssPerConnectionKiB" },
-      theirs: { side: "sdk", figure: "rssPerConnectionKiB" },
-      target: 0.5,
-    },
-    {
-      label: "server heap per connection+session vs SDK",
-      unit: "KiB",
-      better: "lower",
-      ours: { side: "ours", figure: "heapPerConnectionKiB" },
-      theirs: { side: "sdk", figure: "heapPerConnectionKiB" },
-      target: 0.5,
-    },
-    {
-      label: "connections+sessions opened per second vs SDK",
-      unit: "conn/s",
-      better: "higher",
-      ours: { side: "ours", figure: "connectPerSec" },
-      theirs: { side: "sdk", figure: "connectPerSec" },
-    },
-  ],
+  rows: SCALE_IDLE_ROWS,
 };
 
 const scaleStream: CaseSpec = {
@@ -791,45 +865,7 @@ const scaleStream: CaseSpec = {
   script: "scale-stream.ts",
   sides: ["ours", "sdk"],
   rounds: 3,
-  rows: [
-    {
-      label: "delivery latency p99 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latencyP99Ms" },
-      theirs: { side: "sdk", figure: "latencyP99Ms" },
-      target: 0.5,
-    },
-    {
-      label: "delivery latency p50 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latencyP50Ms" },
-      theirs: { side: "sdk", figure: "latencyP50Ms" },
-    },
-    {
-      label: "server CPU per delivered update vs SDK",
-      unit: "µs",
-      better: "lower",
-      ours: { side: "ours", figure: "cpuMicrosPerUpdate" },
-      theirs: { side: "sdk", figure: "cpuMicrosPerUpdate" },
-      target: 0.3,
-    },
-    {
-      label: "lateness p99 vs SDK (from when the chunk was due on its schedule to its receipt)",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latenessP99Ms" },
-      theirs: { side: "sdk", figure: "latenessP99Ms" },
-    },
-    {
-      label: "server event-loop delay p99 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "eventLoopDelayP99Ms" },
-      theirs: { side: "sdk", figure: "eventLoopDelayP99Ms" },
-    },
-  ],
+  rows: SCALE_STREAM_ROWS,
 };
 
 // The scale group's Streamable HTTP rows: the same cases' scripts (their measurement, one home)
@@ -852,22 +888,7 @@ const scaleHttpIdle: CaseSpec = {
   // Two: a round of both sides takes ~45 s under load (its memory figures vary by 2 % or less).
   rounds: 2,
   rows: [
-    {
-      label: "server RSS per connection+session vs SDK",
-      unit: "KiB",
-      better: "lower",
-      ours: { side: "ours", figure: "rssPerConnectionKiB" },
-      theirs: { side: "sdk", figure: "rssPerConnectionKiB" },
-      target: 0.5,
-    },
-    {
-      label: "server heap per connection+session vs SDK",
-      unit: "KiB",
-      better: "lower",
-      ours: { side: "ours", figure: "heapPerConnectionKiB" },
-      theirs: { side: "sdk", figure: "heapPerConnectionKiB" },
-      target: 0.5,
-    },
+    ...SCALE_IDLE_ROWS.slice(0, 2),
     {
       label: "server external memory per connection+session vs SDK",
       unit: "KiB",
@@ -875,13 +896,7 @@ const scaleHttpIdle: CaseSpec = {
       ours: { side: "ours", figure: "externalPerConnectionKiB" },
       theirs: { side: "sdk", figure: "externalPerConnectionKiB" },
     },
-    {
-      label: "connections+sessions opened per second vs SDK",
-      unit: "conn/s",
-      better: "higher",
-      ours: { side: "ours", figure: "connectPerSec" },
-      theirs: { side: "sdk", figure: "connectPerSec" },
-    },
+    ...SCALE_IDLE_ROWS.slice(2),
   ],
 };
 
@@ -896,45 +911,7 @@ const scaleHttpStream: CaseSpec = {
   sides: ["ours", "sdk"],
   // Two: a side takes ~20 s here (scale-stream's ~14 s, plus four requests per handshake).
   rounds: 2,
-  rows: [
-    {
-      label: "delivery latency p99 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latencyP99Ms" },
-      theirs: { side: "sdk", figure: "latencyP99Ms" },
-      target: 0.5,
-    },
-    {
-      label: "delivery latency p50 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latencyP50Ms" },
-      theirs: { side: "sdk", figure: "latencyP50Ms" },
-    },
-    {
-      label: "server CPU per delivered update vs SDK",
-      unit: "µs",
-      better: "lower",
-      ours: { side: "ours", figure: "cpuMicrosPerUpdate" },
-      theirs: { side: "sdk", figure: "cpuMicrosPerUpdate" },
-      target: 0.3,
-    },
-    {
-      label: "lateness p99 vs SDK (from when the chunk was due on its schedule to its receipt)",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "latenessP99Ms" },
-      theirs: { side: "sdk", figure: "latenessP99Ms" },
-    },
-    {
-      label: "server event-loop delay p99 vs SDK",
-      unit: "ms",
-      better: "lower",
-      ours: { side: "ours", figure: "eventLoopDelayP99Ms" },
-      theirs: { side: "sdk", figure: "eventLoopDelayP99Ms" },
-    },
-  ],
+  rows: SCALE_STREAM_ROWS,
 };
 
 const scaleChurn: CaseSpec = {
@@ -947,36 +924,7 @@ const scaleChurn: CaseSpec = {
   script: "scale-churn.ts",
   sides: ["ours", "sdk"],
   rounds: 3,
-  rows: [
-    {
-      label: "sessions per second vs SDK",
-      unit: "sessions/s",
-      better: "higher",
-      ours: { side: "ours", figure: "sessionsPerSec" },
-      theirs: { side: "sdk", figure: "sessionsPerSec" },
-      target: 3,
-    },
-    {
-      label: "server RSS after the churn / before (ours)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "ours", figure: "rssAfterOverBefore" },
-      target: 1.1,
-    },
-    {
-      label: "server RSS after the churn / before (sdk)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "sdk", figure: "rssAfterOverBefore" },
-    },
-    {
-      label: "server heap after the churn / before (ours)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "ours", figure: "heapAfterOverBefore" },
-      target: 1.1,
-    },
-  ],
+  rows: SCALE_CHURN_ROWS,
 };
 
 const scaleHttpChurn: CaseSpec = {
@@ -990,36 +938,7 @@ const scaleHttpChurn: CaseSpec = {
   sides: ["ours", "sdk"],
   // One: the warm-up of 1,200 sessions alone takes ~20 s a side at HTTP's handshake rate.
   rounds: 1,
-  rows: [
-    {
-      label: "sessions per second vs SDK",
-      unit: "sessions/s",
-      better: "higher",
-      ours: { side: "ours", figure: "sessionsPerSec" },
-      theirs: { side: "sdk", figure: "sessionsPerSec" },
-      target: 3,
-    },
-    {
-      label: "server RSS after the churn / before (ours)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "ours", figure: "rssAfterOverBefore" },
-      target: 1.1,
-    },
-    {
-      label: "server RSS after the churn / before (sdk)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "sdk", figure: "rssAfterOverBefore" },
-    },
-    {
-      label: "server heap after the churn / before (ours)",
-      unit: "×",
-      better: "lower",
-      ours: { side: "ours", figure: "heapAfterOverBefore" },
-      target: 1.1,
-    },
-  ],
+  rows: SCALE_CHURN_ROWS,
 };
 
 const scaleEdge: CaseSpec = {
