@@ -4,26 +4,12 @@
  * frames after it (server and Node client); before each send when uncorked.
  */
 import { describe, expect, it } from "vitest";
+import { fakeWsSocket } from "./test-support/fake-socket.js";
 import type { WsSocket } from "./ws-socket.js";
 import { NodeWebSocketTransport } from "./ws-transport.js";
 
 function fakeSocket(events: string[], bufferedAmount = 0): WsSocket {
-  return {
-    readyState: 1,
-    bufferedAmount,
-    protocol: "",
-    send: (data: string, callback?: (error?: Error) => void) => {
-      events.push(`send ${data}`);
-      callback?.();
-    },
-    close: () => {},
-    terminate: () => {},
-    ping: () => {},
-    pause: () => {},
-    resume: () => {},
-    on: () => undefined,
-    off: () => undefined,
-  };
+  return fakeWsSocket(events, { bufferedAmount });
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -4,23 +4,11 @@
  * soon as the tick's work is done, before the event loop runs any other callback.
  */
 import { describe, expect, it } from "vitest";
-import type { WsSocket } from "./ws-socket.js";
+import { fakeWsSocket } from "./test-support/fake-socket.js";
 import { NodeWebSocketTransport } from "./ws-transport.js";
 
 function connection(events: string[], name: string): NodeWebSocketTransport {
-  const socket: WsSocket = {
-    readyState: 1,
-    bufferedAmount: 0,
-    protocol: "",
-    send: (data: string) => events.push(`${name} send ${data}`),
-    close: () => {},
-    terminate: () => {},
-    ping: () => {},
-    pause: () => {},
-    resume: () => {},
-    on: () => undefined,
-    off: () => undefined,
-  };
+  const socket = fakeWsSocket(events, { prefix: `${name} ` });
   const rawSocket = { cork: () => events.push(`${name} cork`), uncork: () => events.push(`${name} uncork`) };
   return new NodeWebSocketTransport(socket, { rawSocket, keepalive: false });
 }
