@@ -105,7 +105,7 @@ if (!check) {
 }
 
 if (check) {
-  const BUDGET = { casts: 20, lines: 450, rootExports: 60 };
+  const BUDGET = { casts: 20, lines: 450, rootExports: 61 };
   const failures = [];
   if (report.doubleCasts.length > 0)
     failures.push(`"as unknown as" in library source: ${report.doubleCasts.join(", ")}`);

@@ -4,7 +4,13 @@
  * connection is the only door: it decodes what arrives (params and the results of our requests),
  * validates what we send, and checks every request against what `initialize` advertised.
  */
-import { AcpConnection, authRequiredError, createAgentSideConnection, isExtensionMethod } from "@acp-kit/protocol";
+import {
+  type AcpConnection,
+  authRequiredError,
+  createAgentHandlerTable,
+  createAgentSideConnection,
+  isExtensionMethod,
+} from "@acp-kit/protocol";
 import { type Logger, RequestError, type Transport } from "@acp-kit/protocol/jsonrpc";
 import type { AgentCapabilities, InitializeRequest, InitializeResponse } from "@acp-kit/protocol/types";
 import type { AgentDefinition } from "./agent-definition.js";
@@ -62,7 +68,7 @@ function sessionScoped(method: string): boolean {
 
 /** The handler table of each agent (see `AgentConnection.#handlersOf`). */
 /** The handler table `AgentConnection` builds once per agent. */
-type AgentHandlerTable = ReturnType<typeof AcpConnection.agentHandlerTable<AgentConnection>>;
+type AgentHandlerTable = ReturnType<typeof createAgentHandlerTable<AgentConnection>>;
 const tables = new WeakMap<ResolvedAgent, AgentHandlerTable>();
 
 export class AgentConnection implements AgentConnectionHandle {
@@ -148,7 +154,7 @@ export class AgentConnection implements AgentConnectionHandle {
   static #handlersOf(agent: ResolvedAgent): AgentHandlerTable {
     const known = tables.get(agent);
     if (known !== undefined) return known;
-    const table = AcpConnection.agentHandlerTable<AgentConnection>();
+    const table = createAgentHandlerTable<AgentConnection>();
     const def = agent.definition;
     // Synchronous as the connection ends, before the rejections of our pending requests reach
     // their callers, so those read as cancelled rather than as failures.

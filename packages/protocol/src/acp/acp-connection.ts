@@ -24,7 +24,7 @@ import {
   type Params,
   type Result,
 } from "./acp-connection-types.js";
-import { AcpHandlerTable, type AcpSharedHandlers, servedHandlers } from "./acp-handler-table.js";
+import { type AcpSharedHandlers, servedHandlers } from "./acp-handler-table.js";
 import type { Advertised } from "./advertised.js";
 import { type Check, outboundValidator } from "./codecs.js";
 import {
@@ -376,11 +376,6 @@ export class AcpConnection<S extends AcpSide> {
       extRequest: (connection, record, params, context) => connection.#dispatchExtRequest(record, params, context),
       owner: (connection) => connection.#owner,
     };
-  }
-
-  /** A table of agent-side handlers registered once for many connections: pass `table.serving(owner)` to `createAgentSideConnection`. */
-  static agentHandlerTable<Owner>(): AcpHandlerTable<"agent", Owner> {
-    return new AcpHandlerTable(agentSideTables());
   }
 
   /**

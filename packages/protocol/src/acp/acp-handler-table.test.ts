@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createInMemoryTransportPair } from "../jsonrpc/in-memory-transport.js";
-import { AcpConnection, createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
-import { AcpHandlerTable } from "./acp-handler-table.js";
+import { createAgentSideConnection, createClientSideConnection } from "./acp-connection.js";
+import { AcpHandlerTable, createAgentHandlerTable } from "./acp-handler-table.js";
 import { clientSideTables } from "./side-tables.js";
 
 const info = { name: "test", version: "1.0.0" };
@@ -31,7 +31,7 @@ function served(table: AcpHandlerTable<"agent", Owner>, name: string) {
 }
 
 function agentTable(): AcpHandlerTable<"agent", Owner> {
-  const table = AcpConnection.agentHandlerTable<Owner>();
+  const table = createAgentHandlerTable<Owner>();
   table.onRequest("initialize", (owner, params, context) => {
     expect(context.method).toBe("initialize");
     return {
@@ -64,7 +64,7 @@ describe("AcpHandlerTable: one agent's handlers shared by its connections", () =
   });
 
   it("answers bad params -32602 before the shared handler runs", async () => {
-    const table = AcpConnection.agentHandlerTable<Owner>();
+    const table = createAgentHandlerTable<Owner>();
     let ran = false;
     table.onRequest("initialize", () => {
       ran = true;
@@ -78,7 +78,7 @@ describe("AcpHandlerTable: one agent's handlers shared by its connections", () =
   });
 
   it("answers a shared handler's invalid result -32603 on a connection that validates what it sends", async () => {
-    const table = AcpConnection.agentHandlerTable<Owner>();
+    const table = createAgentHandlerTable<Owner>();
     table.onRequest("initialize", () => ({ protocolVersion: 2, info: { name: 7 }, capabilities: {} }) as never);
     const { client } = served(table, "one");
     await expect(client.request("initialize", { protocolVersion: 2, info, capabilities: {} })).rejects.toMatchObject({
@@ -93,7 +93,7 @@ describe("AcpHandlerTable: one agent's handlers shared by its connections", () =
       /client-side handler table on a agent-side connection/,
     );
     expect(() =>
-      AcpConnection.agentHandlerTable<Owner>().onRequest("session/update" as never, () => undefined as never),
+      createAgentHandlerTable<Owner>().onRequest("session/update" as never, () => undefined as never),
     ).toThrow(/not a request the agent handles/);
   });
 });

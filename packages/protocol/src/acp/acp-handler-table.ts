@@ -15,7 +15,7 @@ import {
   registeredNotification,
   registeredRequest,
 } from "./handler-records.js";
-import type { SideTables } from "./side-tables.js";
+import { agentSideTables, type SideTables } from "./side-tables.js";
 import type { AcpSide, ExtensionMethod, HandledNotifications, HandledRequests } from "./sides.js";
 
 export type AcpTableRequestHandler<S extends AcpSide, M extends keyof HandledRequests<S>, Owner> = (
@@ -116,4 +116,12 @@ export class AcpHandlerTable<S extends AcpSide, Owner> {
   serving(owner: Owner): AcpSharedHandlers<S> {
     return { side: this.#tables.side, entries: this.#entries, owner };
   }
+}
+
+/**
+ * A handler table for agent-side connections: register once, then serve each connection with
+ * `createAgentSideConnection(transport, options, table.serving(owner))`.
+ */
+export function createAgentHandlerTable<Owner>(): AcpHandlerTable<"agent", Owner> {
+  return new AcpHandlerTable(agentSideTables());
 }

@@ -8,6 +8,8 @@ export type {
   ExtNotificationHandler,
   ExtRequestHandler,
 } from "./acp-connection-types.js";
+// The table's type is `ReturnType<typeof createAgentHandlerTable<Owner>>`: one root name for the feature.
+export { createAgentHandlerTable } from "./acp-handler-table.js";
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { missingElicitationMode } from "./capabilities.js";
 export {
