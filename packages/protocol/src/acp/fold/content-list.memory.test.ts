@@ -15,6 +15,12 @@ function retainedBytes(): number {
   return heapUsed + external;
 }
 
+function heapBytes(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
 describe("ContentList memory", () => {
   it("retains well under 1.5 KB per one-chunk message, counting bytes outside the heap", () => {
     const count = 20_000;
@@ -52,5 +58,19 @@ describe("TextRun memory", () => {
     const textBytes = 1_000 * (text.length + 5);
     expect(kept).toHaveLength(replies);
     expect(perReply).toBeLessThan(textBytes * 1.3);
+  });
+
+  it("chunks of many replies streamed at once wait as strings for a few KB of their run only", () => {
+    // 200 replies of 1,000 chunks of ~100 characters, interleaved as 200 turns running at once
+    // push them. Sealed at 256 chunks only, each run held up to 255 chunk strings in the heap
+    // (measured ~17 KB a reply; sealed at 4 K characters too, ~7 KB).
+    const replies = 200;
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(2);
+    const kept = Array.from({ length: replies }, () => new ContentList());
+    const before = heapBytes();
+    for (let i = 0; i < 1_000; i++) for (const list of kept) list.push({ type: "text", text: `${i} ${text}` });
+    const heapPerReply = (heapBytes() - before) / replies;
+    expect(kept).toHaveLength(replies);
+    expect(heapPerReply).toBeLessThan(12 * 1024);
   });
 });

@@ -156,6 +156,30 @@ describe("ContentList keepReads", () => {
     expect(list.toArray()).toEqual(expected);
   });
 
+  it("reads from anywhere in segments sealed by their text's size as well as their chunk count", () => {
+    // Chunks of 1 to ~6,000 characters: a few long ones seal a segment early, one alone seals it.
+    const step = fc.record({ lengths: fc.array(fc.integer({ min: 1, max: 6_000 }), { maxLength: 40 }) });
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 10 }), (steps) => {
+        const list = new ContentList({ keepReads: true });
+        const expected: ContentBlock[] = [];
+        for (const { lengths } of steps) {
+          for (const length of lengths) {
+            const block = text(`${n++}${"x".repeat(length)}é`);
+            list.push(block);
+            expected.push(block);
+          }
+          expect(list.toArray()).toEqual(expected);
+        }
+        const plain = new ContentList();
+        for (const block of expected) plain.push(block);
+        expect(plain.toArray()).toEqual(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("a read does not alias what later pushes change, and keeps the blocks it built", () => {
     const list = new ContentList({ keepReads: true });
     list.push(text("a"));

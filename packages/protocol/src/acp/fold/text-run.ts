@@ -2,9 +2,12 @@
  * Consecutive plain text chunks of one message, for the life of the session. A long reply is
  * retained, and retained strings are copied by the young-generation collector and again when the
  * old one compacts: at 100k chunks that was most of an append's cost, growing with the reply. So
- * chunks wait as strings only until `SEGMENT_PIECES` of them are there, then are joined and kept
- * as UTF-8 bytes outside the JavaScript heap (one encode per segment, not per chunk), plus each
- * chunk's length, to cut the segment back into chunks on read. A large segment gets an array of
+ * chunks wait as strings only until `SEGMENT_PIECES` of them or `EXACT_SEGMENT_UNITS` of text are
+ * there, then are joined and kept as UTF-8 bytes outside the JavaScript heap (one encode per
+ * segment, not per chunk), plus each chunk's length, to cut the segment back into chunks on read.
+ * The text bound matters when many sessions stream at once: a chunk waiting for 255 more of its
+ * own run outlives the young generation (every chunk of 200 interleaved turns was promoted, then
+ * died in the old one, ~1.4× its text in the heap meanwhile). A large segment gets an array of
  * its exact size; small ones share blocks (16 to 256 KiB), so a run holds at most one block's
  * spare room: with a block per size reserved for the worst case, many runs held more spare room
  * than text (a server keeping hundreds of sessions' replies).
@@ -39,10 +42,13 @@ function isWellFormed(text: string): boolean {
 }
 
 export class TextRun {
-  /** Joined segments of `SEGMENT_PIECES` chunks each: bytes (a view into a block) or a string. */
+  /** Joined segments: bytes (a view into a block) or a string. */
   readonly #segments: (Uint8Array | string)[] = [];
-  /** Texts of the chunks not yet joined into a segment. */
+  /** Per segment, the index of the chunk after its last one (segments hold up to `SEGMENT_PIECES`). */
+  readonly #segmentEnds: number[] = [];
+  /** Texts of the chunks not yet joined into a segment, and their UTF-16 units together. */
   #pending: string[] = [];
+  #pendingUnits = 0;
   /** Length (UTF-16 units) of each chunk's text, in order: segments first, then pending. */
   #lengths = new Uint32Array(FIRST_LENGTHS);
   #count = 0;
@@ -57,13 +63,16 @@ export class TextRun {
       this.#lengths = grown;
     }
     this.#lengths[this.#count++] = text.length;
-    if (this.#pending.length === SEGMENT_PIECES) this.#seal();
+    this.#pendingUnits += text.length;
+    if (this.#pending.length === SEGMENT_PIECES || this.#pendingUnits >= EXACT_SEGMENT_UNITS) this.#seal();
   }
 
   #seal(): void {
     const joined = this.#pending.join("");
     this.#pending = [];
+    this.#pendingUnits = 0;
     this.#segments.push(isWellFormed(joined) ? this.#encode(joined) : joined);
+    this.#segmentEnds.push(this.#count);
   }
 
   #encode(text: string): Uint8Array {
@@ -90,14 +99,22 @@ export class TextRun {
 
   /** Appends one `{ type: "text", text }` block per chunk to `out`, in order, from chunk `from`. */
   appendBlocksTo(out: ContentBlock[], from = 0): void {
-    const sealed = this.#segments.length * SEGMENT_PIECES;
-    for (let s = Math.floor(from / SEGMENT_PIECES); s < this.#segments.length; s++) {
+    const ends = this.#segmentEnds;
+    const sealed = ends.length === 0 ? 0 : (ends[ends.length - 1] as number);
+    // The first segment holding chunk `from` (segments end in increasing order).
+    let s = 0;
+    for (let high = ends.length; s < high; ) {
+      const mid = (s + high) >>> 1;
+      if ((ends[mid] as number) <= from) s = mid + 1;
+      else high = mid;
+    }
+    for (; s < ends.length; s++) {
       const segment = this.#segments[s] as Uint8Array | string;
       const joined = typeof segment === "string" ? segment : decoder.decode(segment);
-      let piece = s * SEGMENT_PIECES;
+      let piece = s === 0 ? 0 : (ends[s - 1] as number);
       let offset = 0;
       for (; piece < from; piece++) offset += this.#lengths[piece] as number;
-      for (const end = (s + 1) * SEGMENT_PIECES; piece < end; piece++) {
+      for (const end = ends[s] as number; piece < end; piece++) {
         const length = this.#lengths[piece] as number;
         out.push({ type: "text", text: joined.slice(offset, offset + length) });
         offset += length;
