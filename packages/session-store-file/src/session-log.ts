@@ -110,7 +110,7 @@ export const GROUP_COMMIT_BYTES = 64 * 1024;
 export class LogAppender {
   #fd: number;
   #pending = "";
-  readonly #lines = new UpdateLineWriter();
+  #lines = new UpdateLineWriter();
   #closed = false;
   /** Bytes in the log file: counted as written (UTF-8), so a failed write adds none. */
   #written: number;
@@ -130,6 +130,14 @@ export class LogAppender {
    */
   get bytes(): number {
     return this.#written + this.#pending.length;
+  }
+  /**
+   * Characters of plain chunk text appended since the last rewrite (queued lines included): a
+   * rewrite keeps that text, so it is a floor of what one would write now, besides
+   * `rewrittenBytes`.
+   */
+  get chunkText(): number {
+    return this.#lines.chunkText;
   }
   /** Whether lines are queued (not written yet). */
   get queued(): boolean {
@@ -174,7 +182,7 @@ export class LogAppender {
    */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
     this.#pending = "";
-    this.#lines.reset();
+    this.#lines = new UpdateLineWriter();
     const bytes = writeLogAtomically(this.path, record, history, durable);
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
