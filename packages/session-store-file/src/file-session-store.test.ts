@@ -109,17 +109,55 @@ describe("FileSessionStore", () => {
     expect(readdirSync(join(store.dir, "sessions"))).toEqual(["a.jsonl"]);
   });
 
-  it("compacts within a run only once the log ran away (16x its last size and the minimum)", () => {
+  it("compacts within a run only once the log ran away (16x what a rewrite keeps, and the minimum)", () => {
     const store = open({ dir: tempDir(), minCompactionBytes: 4 * 1024 });
     store.create(record("a"));
     const path = join(store.dir, "sessions", "a.jsonl");
     const lines = () => readFileSync(path, "utf8").split("\n").length - 1;
-    for (let i = 0; i < 300; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    // One tool call updated over and over: its updates fold into one.
+    const all: SessionUpdate[] = [
+      { sessionUpdate: "tool_call_update", toolCallId: "t", title: "start", status: "pending" },
+    ];
+    const append = (update: SessionUpdate) => {
+      all.push(update);
+      store.appendUpdate("a", update);
+    };
+    const titled = (i: number): SessionUpdate => ({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t",
+      title: `${i}`.padEnd(100, "."),
+    });
+    store.appendUpdate("a", all[0] as SessionUpdate);
+    for (let i = 0; i < 300; i++) append(titled(i));
     store.flushSync();
-    expect(lines()).toBe(301);
-    for (let i = 300; i < 1000; i++) store.appendUpdate("a", chunk("m", `${i}`.padEnd(100, ".")));
+    expect(lines()).toBe(302);
+    for (let i = 300; i < 1000; i++) append(titled(i));
     store.flushSync();
-    expect(lines()).toBeLessThan(1001);
+    expect(lines()).toBeLessThan(1002);
+    expect(store.history("a")).toEqual(compactHistory(all));
+  });
+
+  it("does not rewrite a run of streamed text within the run: its fold keeps all of the text", () => {
+    vi.useFakeTimers();
+    let store = open({ dir: tempDir(), minCompactionBytes: 4 * 1024 });
+    store.create(record("a"));
+    const path = join(store.dir, "sessions", "a.jsonl");
+    const lines = () => readFileSync(path, "utf8").split("\n").length - 1;
+    const all: SessionUpdate[] = [];
+    // 100x the minimum, far past the 16x a run of updates that fold away may grow to.
+    for (let i = 0; i < 4000; i++) {
+      const update = chunk("m", `${i}`.padEnd(100, "."));
+      all.push(update);
+      store.appendUpdate("a", update);
+    }
+    store.flushSync();
+    expect(lines()).toBe(4001);
+    // The run's end compacts it as usual (one message line, fast to read back).
+    store.update("a", { lastStop: { stopReason: "end_turn" } });
+    vi.runOnlyPendingTimers();
+    expect(lines()).toBe(2);
+    store = reopen(store);
+    expect(store.history("a")).toEqual(compactHistory(all));
   });
 
   it("drops a torn last line (a crash mid-append) and appends cleanly after it", () => {

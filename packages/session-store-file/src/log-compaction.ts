@@ -1,9 +1,9 @@
 /**
  * When a session's log is rewritten folded (compacted): once it is COMPACTION_GROWTH times its size
  * after its last compaction (and at least the minimum), in a quiet moment after a run's end or
- * when its session is released; within a run only once it ran away (RUNAWAY_GROWTH). So each
- * byte is rewritten O(1) times on average, and neither a run's end nor a next run that starts at
- * once waits behind a rewrite of the whole history.
+ * when its session is released; within a run only once it ran away (RUNAWAY_GROWTH) past what a
+ * rewrite must keep. So each byte is rewritten O(1) times on average, and neither a run's end nor
+ * a next run that starts at once waits behind a rewrite of the whole history.
  */
 import type { HistoryFold, SessionRecord } from "@acp-kit/agent";
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
@@ -19,7 +19,13 @@ export const DEFAULT_MIN_COMPACTION_BYTES = 1024 * 1024;
  * content stays), so each compaction would buy little for a full rewrite; 4 halves that cost.
  */
 const COMPACTION_GROWTH = 4;
-/** Within a run, past this growth (and this many times the minimum): a compaction syncs the disk. */
+/**
+ * Within a run, past this growth (and this many times the minimum) over what a rewrite would keep
+ * at least: the size after the last compaction plus the chunk text appended since (a fold keeps
+ * every chunk's text). A run streaming text thus never pays a rewrite that blocks the stream (a
+ * rewrite and a disk sync of the whole history) to save the lines' few bytes around each chunk;
+ * one whose updates fold away (a tool call updated over and over) is compacted as it runs.
+ */
 const RUNAWAY_GROWTH = 16;
 /** How long a log must stay quiet after a run's end for its compaction. */
 const QUIET_MS = 20;
@@ -46,19 +52,22 @@ export class LogCompaction {
 
   /** An append within a run: compacts a runaway log now. */
   duringRun(session: CompactedSession): void {
-    this.#ifGrown(session, RUNAWAY_GROWTH, this.#minBytes * RUNAWAY_GROWTH);
+    const { log } = session;
+    const kept = log.rewrittenBytes + log.chunkText;
+    if (log.bytes >= RUNAWAY_GROWTH * Math.max(this.#minBytes, kept))
+      log.rewrite(session.record, session.history.updates(), this.#durable);
   }
 
   /** A run's end: compacts a grown log once it stayed quiet QUIET_MS (nothing appended meanwhile). */
   afterRun(session: CompactedSession): void {
     this.cancel(session);
-    if (!this.#grown(session, COMPACTION_GROWTH, this.#minBytes)) return;
+    if (!this.#grown(session)) return;
     const bytes = session.log.bytes;
     session.compaction = setTimeout(() => {
       session.compaction = undefined;
       if (session.log.bytes !== bytes) return; // a next run started: at its end, or the release
       try {
-        this.#ifGrown(session, COMPACTION_GROWTH, this.#minBytes);
+        this.#ifGrown(session);
       } catch (error) {
         // The log stays as it was (a rewrite replaces it atomically); a later run's end retries.
         this.#logger?.error?.("Session log compaction failed", { path: session.log.path, error });
@@ -70,7 +79,7 @@ export class LogCompaction {
   /** Nothing waits (a release, or a close with a compaction scheduled): compacts a grown log now. */
   now(session: CompactedSession): void {
     this.cancel(session);
-    this.#ifGrown(session, COMPACTION_GROWTH, this.#minBytes);
+    this.#ifGrown(session);
   }
 
   cancel(session: CompactedSession): void {
@@ -78,13 +87,13 @@ export class LogCompaction {
     session.compaction = undefined;
   }
 
-  #grown(session: CompactedSession, growth: number, minBytes: number): boolean {
+  /** Grown COMPACTION_GROWTH times its size after the last compaction, and at least the minimum. */
+  #grown(session: CompactedSession): boolean {
     const { log } = session;
-    return log.bytes >= Math.max(minBytes, this.#minBytes, log.rewrittenBytes * growth);
+    return log.bytes >= Math.max(this.#minBytes, log.rewrittenBytes * COMPACTION_GROWTH);
   }
 
-  #ifGrown(session: CompactedSession, growth: number, minBytes: number): void {
-    if (this.#grown(session, growth, minBytes))
-      session.log.rewrite(session.record, session.history.updates(), this.#durable);
+  #ifGrown(session: CompactedSession): void {
+    if (this.#grown(session)) session.log.rewrite(session.record, session.history.updates(), this.#durable);
   }
 }

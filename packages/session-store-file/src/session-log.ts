@@ -11,6 +11,7 @@
  */
 import {
   closeSync,
+  fdatasync,
   fdatasyncSync,
   fsyncSync,
   ftruncateSync,
@@ -106,11 +107,24 @@ export function readLog(path: string): LoadedLog | undefined {
  */
 export const GROUP_COMMIT_BYTES = 64 * 1024;
 
+/**
+ * With `syncBehind`, the bytes written are also forced to the disk in the background (`fdatasync`
+ * on the thread pool) once this many were written since the last sync began: the sync at a long
+ * run's end then waits for its last few MiB only, not for the whole run's.
+ */
+export const SYNC_BEHIND_BYTES = 4 * 1024 * 1024;
+
 /** An open log being appended to. */
 export class LogAppender {
   #fd: number;
+  /** Counts descriptors (each rewrite and the close end one): a late background sync's outcome is for its own. */
+  #generation = 0;
+  #unsyncedBytes = 0;
+  #syncingBehind = false;
+  /** A background sync's failure, thrown by the next `sync()`: the data it was to force may be lost. */
+  #syncBehindError: unknown;
   #pending = "";
-  readonly #lines = new UpdateLineWriter();
+  #lines = new UpdateLineWriter();
   #closed = false;
   /** Bytes in the log file: counted as written (UTF-8), so a failed write adds none. */
   #written: number;
@@ -119,6 +133,7 @@ export class LogAppender {
   constructor(
     readonly path: string,
     bytes: number,
+    readonly syncBehind = false,
   ) {
     this.#fd = openSync(path, "a");
     this.#written = bytes;
@@ -130,6 +145,14 @@ export class LogAppender {
    */
   get bytes(): number {
     return this.#written + this.#pending.length;
+  }
+  /**
+   * Characters of plain chunk text appended since the last rewrite (queued lines included): a
+   * rewrite keeps that text, so it is a floor of what one would write now, besides
+   * `rewrittenBytes`.
+   */
+  get chunkText(): number {
+    return this.#lines.chunkText;
   }
   /** Whether lines are queued (not written yet). */
   get queued(): boolean {
@@ -149,24 +172,45 @@ export class LogAppender {
     if (this.#pending.length === 0 || this.#closed) return;
     const text = this.#pending;
     this.#pending = "";
+    let bytes: number;
     try {
-      this.#written += writeAll(this.#fd, text);
+      bytes = writeAll(this.#fd, text);
     } catch (error) {
       // The next chunk must not continue a run whose first line is lost.
       this.#lines.reset();
       throw error;
     }
+    this.#written += bytes;
+    this.#unsyncedBytes += bytes;
+    if (this.syncBehind && !this.#syncingBehind && this.#unsyncedBytes >= SYNC_BEHIND_BYTES) this.#startSyncBehind();
   }
-  /** Writes the queued lines and forces the log to the disk. */
+  /** Writes the queued lines and forces the log to the disk; throws a background sync's failure too. */
   sync(): void {
     this.flush();
     fdatasyncSync(this.#fd);
+    this.#unsyncedBytes = 0;
+    const error = this.#syncBehindError;
+    if (error !== undefined) {
+      this.#syncBehindError = undefined;
+      throw error;
+    }
   }
   close(): void {
     if (this.#closed) return;
     this.flush();
     this.#closed = true;
+    this.#generation++;
     closeSync(this.#fd);
+  }
+  #startSyncBehind(): void {
+    this.#syncingBehind = true;
+    this.#unsyncedBytes = 0;
+    const generation = this.#generation;
+    fdatasync(this.#fd, (error) => {
+      this.#syncingBehind = false;
+      // A descriptor closed meanwhile (a rewrite, or the close) was synced or closed on purpose.
+      if (error !== null && generation === this.#generation) this.#syncBehindError ??= error;
+    });
   }
   /**
    * Replaces the log with `record` + `history` atomically (write, sync, rename), then appends to
@@ -174,11 +218,13 @@ export class LogAppender {
    */
   rewrite(record: SessionRecord, history: readonly SessionUpdate[], durable: boolean): void {
     this.#pending = "";
-    this.#lines.reset();
+    this.#lines = new UpdateLineWriter();
     const bytes = writeLogAtomically(this.path, record, history, durable);
+    this.#generation++;
     closeSync(this.#fd);
     this.#fd = openSync(this.path, "a");
     this.#written = bytes;
+    this.#unsyncedBytes = 0;
     this.rewrittenBytes = bytes;
   }
 }

@@ -44,6 +44,8 @@ function plainChunk(update: SessionUpdate): (ChunkRun & { text: string }) | unde
 export class UpdateLineWriter {
   #run: ChunkRun | undefined;
   #messageIdJson = "";
+  /** Characters of plain chunk text in the lines written: text a folded history keeps as it is. */
+  chunkText = 0;
 
   line(update: SessionUpdate): string {
     const chunk = plainChunk(update);
@@ -52,6 +54,7 @@ export class UpdateLineWriter {
       return `{"u":${JSON.stringify(update)}}\n`;
     }
     const { kind, messageId, text } = chunk;
+    this.chunkText += text.length;
     const quoted = jsonString(text);
     const run = this.#run;
     if (run !== undefined && run.kind === kind && run.messageId === messageId) return `{"c":${quoted}}\n`;
