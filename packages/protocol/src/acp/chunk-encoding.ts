@@ -55,14 +55,28 @@ function prefixOf(sessionId: string, sessionUpdate: string, messageId: string): 
     if (entry !== undefined) remember(messageId, entry);
   }
   if (entry === undefined || entry.sessionId !== sessionId || entry.sessionUpdate !== sessionUpdate) {
-    const prefix =
+    const prefix = flattened(
       `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},` +
-      `"update":{"sessionUpdate":"${sessionUpdate}","messageId":${JSON.stringify(messageId)},` +
-      `"content":{"type":"text","text":`;
+        `"update":{"sessionUpdate":"${sessionUpdate}","messageId":${JSON.stringify(messageId)},` +
+        `"content":{"type":"text","text":`,
+    );
     entry = { sessionId, sessionUpdate, prefix };
     remember(messageId, entry);
   }
   return entry.prefix;
+}
+
+const ANY_NUL = /\0/;
+
+/**
+ * `text` as one flat string. A concatenation is a tree of its parts (here seven, the quoted ids
+ * among them) until something reads it whole; a regular-expression test flattens it in place, so
+ * a remembered prefix holds one string of its length instead of the tree (about a third less per
+ * message, thousands of messages when many sessions come and go).
+ */
+function flattened(text: string): string {
+  ANY_NUL.test(text);
+  return text;
 }
 
 function remember(messageId: string, entry: Prefix): void {
