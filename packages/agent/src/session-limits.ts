@@ -83,6 +83,7 @@ export class ClosedSessions {
   readonly #closedAt = new Map<string, number>();
   readonly #liveCount = new Map<string, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerDueAt = 0;
 
   constructor(retention: SessionRetention, evict: (sessionId: string) => void, now: () => number = Date.now) {
     this.maxClosed = nonNegative(retention.maxClosedSessions ?? DEFAULT_MAX_CLOSED_SESSIONS, "maxClosedSessions");
@@ -132,14 +133,29 @@ export class ClosedSessions {
   }
 
   #schedule(): void {
+    const first = this.#closedAt.values().next();
+    if (first.done) {
+      this.#cancel();
+      return;
+    }
+    const dueAt = first.value + this.ttlMs + 1;
+    // A close appends the newest session, so the oldest one's due time only moves later: a timer
+    // already set no later than it stays (it fires, sweeps and sets the next). Setting a fresh
+    // timer on every close would cost one timer list per distinct duration under churn.
+    if (this.#timer !== undefined && this.#timerDueAt <= dueAt) return;
+    this.#cancel();
+    // setTimeout holds at most ~24.8 days; a longer TTL is re-checked then.
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.sweep();
+    }, Math.min(Math.max(0, dueAt - this.#now()), 2 ** 31 - 1));
+    this.#timerDueAt = dueAt;
+    unref(this.#timer);
+  }
+
+  #cancel(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const first = this.#closedAt.values().next();
-    if (first.done) return;
-    const due = Math.max(0, first.value + this.ttlMs - this.#now()) + 1;
-    // setTimeout holds at most ~24.8 days; a longer TTL is re-checked then.
-    this.#timer = setTimeout(() => this.sweep(), Math.min(due, 2 ** 31 - 1));
-    unref(this.#timer);
   }
 }
 

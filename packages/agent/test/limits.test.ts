@@ -1,7 +1,7 @@
 // Session bounds of the agent (docs/limits.md): live sessions per connection and per agent,
 // closed sessions the in-memory store keeps (count and age).
 import { RequestError } from "@acp-kit/protocol/jsonrpc";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type AgentDefinition, defineAgent, InMemorySessionStore } from "../src/index.js";
 import { ClosedSessions } from "../src/session-limits.js";
 import { connect } from "./support/harness.js";
@@ -124,5 +124,30 @@ describe("ClosedSessions", () => {
     closed.sweep();
     expect(evicted).toEqual(["a", "b"]);
     expect(closed.size).toBe(0);
+  });
+
+  it("keeps one timer for a churn of closes, and it evicts each session when its TTL is up", async () => {
+    vi.useFakeTimers();
+    try {
+      const evicted: string[] = [];
+      const closed = new ClosedSessions({ closedSessionTtlMs: 1_000 }, (id) => void evicted.push(id));
+      const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
+      for (let i = 0; i < 50; i++) {
+        closed.opened(`s${i}`);
+        closed.closed(`s${i}`);
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      // One timer for the oldest session, not one per close.
+      expect(setTimeoutSpy).toHaveBeenCalledTimes(1);
+      expect(evicted).toEqual([]);
+      await vi.advanceTimersByTimeAsync(530);
+      expect(evicted).toEqual(["s0", "s1", "s2"]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(evicted).toHaveLength(50);
+      expect(closed.size).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
