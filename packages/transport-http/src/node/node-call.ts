@@ -79,6 +79,8 @@ function readNodeBody(request: NodeRequest, maxBytes: number): Promise<BodyOutco
 /** Writes an answer; an SSE answer's receiver then writes its events, with the response's backpressure. */
 export function writeAnswer(answer: Answer, response: NodeResponse): void {
   const body = answer.body;
+  // An unread body (past maxBodyBytes) is not drained: HTTP/1.1 ends the connection after the answer.
+  if (answer.status === 413 && "shouldKeepAlive" in response) response.shouldKeepAlive = false;
   if (body === undefined || typeof body === "string") {
     const headers =
       body === undefined ? answer.headers : { ...answer.headers, "Content-Length": String(Buffer.byteLength(body)) };
