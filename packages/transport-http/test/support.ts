@@ -28,11 +28,45 @@ export const INITIALIZE_REQUEST = {
   params: { protocolVersion: 2, capabilities: {}, info: { name: "t", version: "0" } },
 };
 
-/** A fetch handler serving `testAgent`, closed after the test. */
+/** The handler's two front ends: the fetch-style one, and the Node one behind `createAcpHttpServer`. */
+export const FRONT_ENDS = ["fetch", "node"] as const;
+export type FrontEnd = (typeof FRONT_ENDS)[number];
+let frontEnd: FrontEnd = "fetch";
+
+/** Which front end `testHandler` serves through (call it in a `beforeEach`). */
+export function useFrontEnd(which: FrontEnd): void {
+  frontEnd = which;
+}
+
+/** A handler serving `testAgent`, closed after the test: the fetch handler, or the Node server behind `fetch`. */
 export function testHandler(options: Partial<AcpHttpHandlerOptions> = {}) {
+  if (frontEnd === "node") return nodeTestHandler(options);
   const handler = createAcpHttpHandler({ onConnection: (transport) => void testAgent.serve(transport), ...options });
   onCleanup(() => handler.close());
   return handler;
+}
+
+/** `createAcpHttpServer` with the fetch handler's face: each request goes to it over `fetch`. */
+function nodeTestHandler(options: Partial<AcpHttpHandlerOptions>) {
+  if (options.onConnection) throw new TypeError("the Node front end serves testAgent only");
+  const { onConnection: _, ...rest } = options;
+  const started = startAgentServer({ ...rest, websocket: false });
+  return {
+    server: undefined as AcpHttpServer | undefined,
+    get connections(): number {
+      if (!this.server) throw new Error("not started");
+      return this.server.handler.connections;
+    },
+    async handle(request: Request): Promise<Response> {
+      this.server = await started;
+      return fetch(this.server.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body ? { body: request.body, duplex: "half" } : {}),
+        signal: request.signal,
+      } as RequestInit);
+    },
+  };
 }
 
 export async function startAgentServer(options: Partial<AcpHttpServerOptions> = {}): Promise<AcpHttpServer> {

@@ -14,9 +14,10 @@ import {
   type AcpWebSocketServerOptions,
   createAcpWebSocketServer,
 } from "@acp-kit/transport-ws/node";
-import { type AcpHttpHandler, createAcpHttpHandler } from "../server/handler.js";
+import { type AcpHttpHandler, Handler } from "../server/handler.js";
 import type { AcpHttpConnectionInfo, AcpHttpHandlerOptions, HttpServerTransport } from "../server/options.js";
-import { type NodeRequest, type NodeResponse, toFetchRequest, writeFetchResponse } from "./fetch-bridge.js";
+import type { NodeRequest, NodeResponse } from "./fetch-bridge.js";
+import { nodeCall, writeAnswer } from "./node-call.js";
 
 /** Which connectivity profile a connection came in on. */
 export type AcpEndpointProfile = "streamable-http" | "websocket";
@@ -97,7 +98,7 @@ export async function createAcpHttpServer(options: AcpHttpServerOptions): Promis
   const path = options.path ?? "/acp";
   const protocol = options.protocol ?? "http1";
   if (protocol === "h2" && !options.tls) throw new TypeError('protocol "h2" needs tls (key and cert)');
-  const handler = createAcpHttpHandler({
+  const handler = new Handler({
     ...options,
     onConnection: (transport: HttpServerTransport, info: AcpHttpConnectionInfo) =>
       options.onConnection(transport, {
@@ -110,14 +111,17 @@ export async function createAcpHttpServer(options: AcpHttpServerOptions): Promis
   const scheme = protocol === "h2" ? "https" : "http";
   const onRequest = (request: NodeRequest, response: NodeResponse): void => {
     const host = request.headers.host ?? request.headers[":authority"] ?? "localhost";
-    const fetchRequest = toFetchRequest(request, response, `${scheme}://${host}`);
-    if (new URL(fetchRequest.url).pathname !== path) {
+    const target = request.url ?? "/";
+    const query = target.indexOf("?");
+    const pathname = query === -1 ? target : target.slice(0, query);
+    // The exact path is the common case; anything else is compared once normalized.
+    if (pathname !== path && new URL(target, "http://localhost").pathname !== path) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
       response.end("Not found");
       return;
     }
-    handler.handle(fetchRequest).then(
-      (answer) => writeFetchResponse(answer, response),
+    handler.answer(nodeCall(request, response, `${scheme}://${host}`)).then(
+      (answer) => writeAnswer(answer, response),
       (error: unknown) => {
         options.logger?.error?.("ACP HTTP request failed", error);
         if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });

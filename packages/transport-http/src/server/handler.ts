@@ -10,6 +10,7 @@ import {
 } from "../wire.js";
 import { checkAuthentication, createOriginCheck } from "./access.js";
 import { readBody } from "./body.js";
+import { type Answer, type HttpCall, text } from "./call.js";
 import { HttpConnection, type SharedBudgets } from "./http-connection.js";
 import {
   type AcpHttpConnectionInfo,
@@ -19,6 +20,7 @@ import {
 } from "./options.js";
 import { OutputBudget } from "./output-budget.js";
 import { ReplayBudget } from "./replay-budget.js";
+import { sseBody } from "./web-body.js";
 
 /** A fetch-style handler of the `/acp` endpoint's Streamable HTTP profile. */
 export interface AcpHttpHandler {
@@ -51,9 +53,30 @@ export function createAcpHttpHandler(options: AcpHttpHandlerOptions): AcpHttpHan
   return new Handler(options);
 }
 
+/** A fetch `Request` as the handler's call. */
+function webCall(request: Request): HttpCall {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name) ?? undefined,
+    readBody: (maxBytes) => readBody(request, maxBytes),
+    onAbort(listener) {
+      request.signal.addEventListener("abort", listener, { once: true });
+      return () => request.signal.removeEventListener("abort", listener);
+    },
+    request: () => request,
+  };
+}
+
+/** An answer as a fetch `Response`. */
+function toResponse(answer: Answer): Response {
+  const body = answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : sseBody(answer.body);
+  return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
 const ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
 
-class Handler implements AcpHttpHandler {
+/** @internal Exported for the Node adapter, which calls `answer` with its own `HttpCall`. */
+export class Handler implements AcpHttpHandler {
   private readonly limits: ResolvedLimits;
   private readonly live = new Map<string, HttpConnection>();
   private readonly originAllowed: (origin: string | undefined) => boolean;
@@ -81,38 +104,44 @@ class Handler implements AcpHttpHandler {
   }
 
   async handle(request: Request): Promise<Response> {
-    const origin = request.headers.get("origin") ?? undefined;
-    if (!this.originAllowed(origin)) return text(403, "Origin not allowed");
-    const cors = corsHeaders(origin);
-    const response = await this.route(request, origin);
-    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
-    return response;
+    return toResponse(await this.answer(webCall(request)));
   }
 
-  private async route(request: Request, origin: string | undefined): Promise<Response> {
-    if (request.method === "OPTIONS") return preflight(origin);
+  /** Answers one call of either front end. */
+  async answer(call: HttpCall): Promise<Answer> {
+    const origin = call.header("origin");
+    if (!this.originAllowed(origin)) return text(403, "Origin not allowed");
+    const answer = await this.route(call, origin);
+    if (origin !== undefined) Object.assign(answer.headers, corsHeaders(origin));
+    return answer;
+  }
+
+  private async route(call: HttpCall, origin: string | undefined): Promise<Answer> {
+    if (call.method === "OPTIONS") return preflight(origin);
     if (this.closing) return text(503, "Server is shutting down");
-    const access = await checkAuthentication(this.options.authenticate, request, this.limits.authenticateTimeoutMs);
+    const access = this.options.authenticate
+      ? await checkAuthentication(this.options.authenticate, call.request(), this.limits.authenticateTimeoutMs)
+      : ({ ok: true, principal: undefined } as const);
     if (!access.ok) {
       const { status = 401, message = "Unauthorized", headers = {} } = access.refusal;
       return text(status, message, headers);
     }
-    switch (request.method) {
+    switch (call.method) {
       case "POST":
-        return this.post(request, origin, access.principal);
+        return this.post(call, origin, access.principal);
       case "GET":
-        return this.get(request);
+        return this.get(call);
       case "DELETE":
-        return this.delete(request);
+        return this.delete(call);
       default:
         return text(405, "Method not allowed", { Allow: ALLOWED_METHODS });
     }
   }
 
-  private async post(request: Request, origin: string | undefined, principal: unknown): Promise<Response> {
-    const contentType = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
+  private async post(call: HttpCall, origin: string | undefined, principal: unknown): Promise<Answer> {
+    const contentType = call.header("content-type")?.split(";", 1)[0]?.trim().toLowerCase();
     if (contentType !== JSON_CONTENT) return text(415, "Content-Type must be application/json");
-    const body = await readBody(request, this.limits.maxBodyBytes);
+    const body = await call.readBody(this.limits.maxBodyBytes);
     if (!body.ok) {
       return body.status === 413
         ? text(413, `Request body exceeds ${this.limits.maxBodyBytes} bytes`)
@@ -123,15 +152,15 @@ class Handler implements AcpHttpHandler {
     if (Array.isArray(message)) return text(501, "JSON-RPC batches are not supported");
     const shape = shapeOf(message);
     if (shape.kind === "invalid") return text(400, "Not a JSON-RPC message");
-    const connectionId = request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined;
+    const connectionId = call.header(ACP_CONNECTION_ID_HEADER);
     if (shape.kind === "request" && shape.method === "initialize") {
       if (connectionId !== undefined) return text(400, "initialize is not allowed on an existing connection");
       if (shape.idKey === undefined) return text(400, "initialize needs a string or number id");
-      return this.initialize(request, body.text, shape.idKey, origin, principal);
+      return this.initialize(call, body.text, shape.idKey, origin, principal);
     }
     const found = this.connectionFor(connectionId);
-    if (found instanceof Response) return found;
-    const sessionHeader = request.headers.get(ACP_SESSION_ID_HEADER) ?? undefined;
+    if (!(found instanceof HttpConnection)) return found;
+    const sessionHeader = call.header(ACP_SESSION_ID_HEADER);
     if (sessionHeader !== undefined && sessionHeader.length > this.limits.maxIdLength)
       return text(400, "Acp-Session-Id is too long");
     if (shape.kind !== "response" && sessionHeader === undefined) {
@@ -142,19 +171,19 @@ class Handler implements AcpHttpHandler {
     if (typeof id === "string" && id.length > this.limits.maxIdLength) return text(400, "Request id is too long");
     const refusal = await found.receive(body.text, shape, sessionHeader);
     if (refusal) return text(refusal.status, refusal.message);
-    return new Response(null, { status: 202 });
+    return { status: 202, headers: {} };
   }
 
-  private get(request: Request): Response {
-    if (request.headers.get("upgrade")?.toLowerCase() === "websocket")
+  private get(call: HttpCall): Answer {
+    if (call.header("upgrade")?.toLowerCase() === "websocket")
       return text(426, "WebSocket upgrades are served by the Node adapter, not by the fetch handler");
-    const accept = request.headers.get("accept")?.toLowerCase() ?? "";
+    const accept = call.header("accept")?.toLowerCase() ?? "";
     if (!accept.includes(EVENT_STREAM) && !accept.includes("*/*"))
       return text(406, "Accept must include text/event-stream");
-    const found = this.connectionFor(request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined);
-    if (found instanceof Response) return found;
-    const sessionId = request.headers.get(ACP_SESSION_ID_HEADER) ?? undefined;
-    const lastEventId = request.headers.get("last-event-id") ?? undefined;
+    const found = this.connectionFor(call.header(ACP_CONNECTION_ID_HEADER));
+    if (!(found instanceof HttpConnection)) return found;
+    const sessionId = call.header(ACP_SESSION_ID_HEADER);
+    const lastEventId = call.header("last-event-id");
     if ((sessionId?.length ?? 0) > this.limits.maxIdLength) return text(400, "Acp-Session-Id is too long");
     if ((lastEventId?.length ?? 0) > this.limits.maxIdLength) return text(400, "Last-Event-ID is too long");
     const attached = found.attach(sessionId, lastEventId);
@@ -165,7 +194,7 @@ class Handler implements AcpHttpHandler {
         ? text(409, "This stream already has a receiver (send Last-Event-ID to take it over)")
         : text(404, "Unknown Acp-Connection-Id");
     }
-    return new Response(attached.body, {
+    return {
       status: 200,
       headers: {
         "Content-Type": EVENT_STREAM,
@@ -173,17 +202,18 @@ class Handler implements AcpHttpHandler {
         // nginx buffers proxied responses unless told not to.
         "X-Accel-Buffering": "no",
       },
-    });
+      body: attached.receiver,
+    };
   }
 
-  private delete(request: Request): Response {
-    const found = this.connectionFor(request.headers.get(ACP_CONNECTION_ID_HEADER) ?? undefined);
-    if (found instanceof Response) return found;
+  private delete(call: HttpCall): Answer {
+    const found = this.connectionFor(call.header(ACP_CONNECTION_ID_HEADER));
+    if (!(found instanceof HttpConnection)) return found;
     found.terminate();
-    return new Response(null, { status: 202 });
+    return { status: 202, headers: {} };
   }
 
-  private connectionFor(connectionId: string | undefined): HttpConnection | Response {
+  private connectionFor(connectionId: string | undefined): HttpConnection | Answer {
     if (connectionId === undefined) return text(400, "Missing Acp-Connection-Id");
     if (connectionId.length > this.limits.maxIdLength) return text(400, "Acp-Connection-Id is too long");
     const connection = this.live.get(connectionId);
@@ -192,19 +222,20 @@ class Handler implements AcpHttpHandler {
   }
 
   private async initialize(
-    request: Request,
+    call: HttpCall,
     payload: string,
     idKey: string,
     origin: string | undefined,
     principal: unknown,
-  ): Promise<Response> {
+  ): Promise<Answer> {
     if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
     const connection = this.openConnection();
     const connectionId = connection.connectionId;
+    const request = call.request();
     if (!this.serve(connection, { connectionId, request, origin, principal }))
       return text(500, "Internal server error");
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
+    let offAbort: (() => void) | undefined;
     const outcome = await Promise.race([
       connection.initializeWith(payload, idKey),
       connection.closed.then(closedOutcome),
@@ -212,12 +243,11 @@ class Handler implements AcpHttpHandler {
         timer = setTimeout(() => resolve("timeout"), this.limits.initializeTimeoutMs);
       }),
       new Promise<"aborted">((resolve) => {
-        onAbort = () => resolve("aborted");
-        request.signal.addEventListener("abort", onAbort, { once: true });
+        offAbort = call.onAbort(() => resolve("aborted"));
       }),
     ]);
     clearTimeout(timer);
-    if (onAbort) request.signal.removeEventListener("abort", onAbort);
+    offAbort?.();
     if (typeof outcome !== "string" || outcome === "closed" || outcome === "timeout" || outcome === "aborted") {
       connection.terminate();
       if (outcome === "timeout") return text(504, "The agent did not answer initialize in time");
@@ -228,13 +258,14 @@ class Handler implements AcpHttpHandler {
     if (answered?.error !== undefined) {
       // A refused initialize leaves no connection behind.
       connection.terminate();
-      return new Response(outcome, { status: 200, headers: { "Content-Type": JSON_CONTENT } });
+      return { status: 200, headers: { "Content-Type": JSON_CONTENT }, body: outcome };
     }
     const extra = this.options.initializeHeaders?.(request, connectionId) ?? {};
-    return new Response(outcome, {
+    return {
       status: 200,
       headers: { ...extra, "Content-Type": JSON_CONTENT, [ACP_CONNECTION_ID_HEADER]: connectionId },
-    });
+      body: outcome,
+    };
   }
 
   // openConnection and serve leave callbacks for the connection's whole life (on its `closed`, on
@@ -283,10 +314,6 @@ function closedOutcome(): "closed" {
   return "closed";
 }
 
-function text(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(message, { status, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
-}
-
 /** CORS for an allowed browser origin (it reached here, so it passed the check). */
 function corsHeaders(origin: string | undefined): Record<string, string> {
   if (origin === undefined) return {};
@@ -298,14 +325,14 @@ function corsHeaders(origin: string | undefined): Record<string, string> {
   };
 }
 
-function preflight(origin: string | undefined): Response {
-  if (origin === undefined) return new Response(null, { status: 204, headers: { Allow: ALLOWED_METHODS } });
-  return new Response(null, {
+function preflight(origin: string | undefined): Answer {
+  if (origin === undefined) return { status: 204, headers: { Allow: ALLOWED_METHODS } };
+  return {
     status: 204,
     headers: {
       "Access-Control-Allow-Methods": ALLOWED_METHODS,
       "Access-Control-Allow-Headers": `Content-Type, Authorization, Last-Event-ID, ${ACP_CONNECTION_ID_HEADER}, ${ACP_SESSION_ID_HEADER}`,
       "Access-Control-Max-Age": "600",
     },
-  });
+  };
 }

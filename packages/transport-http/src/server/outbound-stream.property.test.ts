@@ -1,9 +1,11 @@
 // Whatever the pushes, reads and drops, a receiver that resumes from the last event it got sees
 // every event once, in order, while the window holds what was in flight.
+
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { SseParser } from "../client/sse-parser.js";
 import { OutboundStream } from "./outbound-stream.js";
+import { sseBody } from "./web-body.js";
 
 type Step = { push: number } | { read: number } | "drop";
 
@@ -39,7 +41,7 @@ it("resume from the last delivered event: nothing lost, nothing repeated", async
           const events: number[] = [];
           const parser = new SseParser({ event: (e) => events.push(Number(e.lastEventId)) });
           return {
-            reader: attached.body
+            reader: sseBody(attached.receiver)
               .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
               .getReader(),
             parser,
@@ -121,7 +123,7 @@ it("any payloads, any window: each delivered event is its payload, in order, and
               if (e.type === "message") events.push({ id: Number(e.lastEventId), data: e.data });
             },
           });
-          const reader = attached.body
+          const reader = sseBody(attached.receiver)
             .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
             .getReader();
           return { reader, parser, events };

@@ -26,9 +26,7 @@ export interface OutboundStreamOptions {
   keepaliveMs: number;
 }
 
-export type AttachResult =
-  | { ok: true; body: ReadableStream<Uint8Array>; gap: boolean }
-  | { ok: false; reason: "busy" | "ended" };
+export type AttachResult = { ok: true; receiver: Receiver; gap: boolean } | { ok: false; reason: "busy" | "ended" };
 
 /** Encoded events, ids `firstId` on, in order: the stream's log is a list of these. */
 interface Block {
@@ -154,7 +152,7 @@ export class OutboundStream implements ReplayWindow {
     const receiver = new Receiver(this, gap, this.options.keepaliveMs);
     this.receiver = receiver;
     this.owner.receiverChanged();
-    return { ok: true, body: receiver.body, gap };
+    return { ok: true, receiver, gap };
   }
 
   /** Ends the stream once the queue is delivered (at once when no receiver is attached). */
@@ -330,81 +328,89 @@ function utf8Length(text: string): number {
 const GAP_FRAME = encoder.encode(`event: ${REPLAY_GAP_EVENT}\ndata: {}\n\n`);
 const KEEPALIVE_FRAME = encoder.encode(": keepalive\n\n");
 
-/** One attached GET response: a pull-driven body, so bytes leave the queue only as the client reads. */
-class Receiver {
-  readonly body: ReadableStream<Uint8Array>;
-  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  private waiting: ((reason: "push" | "keepalive") => void) | undefined;
+/**
+ * Where a receiver writes its response body: the web front end's `ReadableStream`, or a Node
+ * response directly. `write` returning false means "no more until `resume`" (backpressure).
+ */
+export interface SseSink {
+  write(chunk: Uint8Array): boolean;
+  /** The stream is over: end the response. */
+  end(): void;
+}
+
+/**
+ * One attached GET response. It writes to its sink once connected: queued events leave the
+ * queue only while the sink takes them, pushes of one tick go out in one write.
+ */
+export class Receiver {
+  private sink: SseSink | undefined;
+  private ready = false;
+  private scheduled = false;
   private done = false;
   private keepalive: ReturnType<typeof setInterval> | undefined;
   private idle = true;
 
   constructor(
     private readonly stream: OutboundStream,
-    gap: boolean,
-    keepaliveMs: number,
-  ) {
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.controller = controller;
-          // The first bytes go out at once so the client sees the stream open.
-          controller.enqueue(gap ? GAP_FRAME : KEEPALIVE_FRAME);
-        },
-        pull: (controller) => this.pull(controller),
-        cancel: () => this.finish(),
-      },
-      { highWaterMark: 0 },
-    );
-    if (keepaliveMs > 0) {
+    private readonly gap: boolean,
+    private readonly keepaliveMs: number,
+  ) {}
+
+  /** Starts writing to `sink`: first the opening frame (so the client sees the stream open), then the queue. */
+  connect(sink: SseSink): void {
+    if (this.done) {
+      sink.end();
+      return;
+    }
+    this.sink = sink;
+    this.ready = sink.write(this.gap ? GAP_FRAME : KEEPALIVE_FRAME);
+    if (this.keepaliveMs > 0) {
       this.keepalive = setInterval(() => {
-        if (this.idle && this.waiting) {
-          this.controller?.enqueue(KEEPALIVE_FRAME);
-          this.wake("keepalive");
-        }
+        if (this.idle && this.ready && this.sink) this.ready = this.sink.write(KEEPALIVE_FRAME);
         this.idle = true;
-      }, keepaliveMs);
+      }, this.keepaliveMs);
       (this.keepalive as { unref?: () => void }).unref?.();
     }
+    this.wake();
   }
 
-  wake(reason: "push" | "keepalive" = "push"): void {
-    const waiting = this.waiting;
-    this.waiting = undefined;
-    waiting?.(reason);
+  /** The sink takes bytes again. */
+  resume(): void {
+    this.ready = true;
+    this.wake();
+  }
+
+  /** Something was queued (or the stream ends): write it at the end of this tick. */
+  wake(): void {
+    if (this.scheduled || this.done || !this.sink) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** The client went away (or the receiver was replaced). */
+  cancel(): void {
+    this.sink = undefined;
+    this.finish();
   }
 
   finish(): void {
     if (this.done) return;
     this.done = true;
     clearInterval(this.keepalive);
-    this.wake();
-    try {
-      this.controller?.close();
-    } catch {
-      // Already closed or errored by the consumer.
-    }
+    const sink = this.sink;
+    this.sink = undefined;
+    sink?.end();
     this.stream.detached(this);
   }
 
-  private async pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    // The body calls pull again only after something was enqueued: loop until then.
-    for (;;) {
-      if (this.done) return;
+  private flush(): void {
+    this.scheduled = false;
+    while (this.ready && !this.done && this.sink) {
       const chunk = this.stream.take();
-      if (chunk) {
-        this.idle = false;
-        controller.enqueue(chunk);
-        return;
-      }
-      if (this.stream.drainedAndEnding) {
-        this.finish();
-        return;
-      }
-      const woke = await new Promise<"push" | "keepalive">((resolve) => {
-        this.waiting = resolve;
-      });
-      if (woke === "keepalive") return;
+      if (!chunk) break;
+      this.idle = false;
+      this.ready = this.sink.write(chunk);
     }
+    if (!this.done && this.stream.drainedAndEnding) this.finish();
   }
 }

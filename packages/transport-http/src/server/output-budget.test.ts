@@ -1,11 +1,13 @@
 // The server-wide output budget: while the connections' unread output is over it, each agent
 // waits past its share instead of its connection's high-water mark; a client that reads frees
 // the others.
+
 import { describe, expect, it } from "vitest";
 import { HttpConnection } from "./http-connection.js";
 import { resolveLimits } from "./options.js";
 import { OutputBudget } from "./output-budget.js";
 import { ReplayBudget } from "./replay-budget.js";
+import { sseBody } from "./web-body.js";
 
 const sink = { message: () => {}, closed: () => {} };
 const update = (n: number) =>
@@ -32,7 +34,7 @@ function connections(count: number, totalHighWaterMark: number) {
 async function readUntilSent(connection: HttpConnection, sent: Promise<void>): Promise<void> {
   const attached = connection.attach("s", undefined);
   if (attached === "too-many-streams" || !attached.ok) throw new Error("not attached");
-  const reader = attached.body.getReader();
+  const reader = sseBody(attached.receiver).getReader();
   let done = false;
   void sent.then(() => (done = true));
   while (!done) await Promise.race([reader.read(), sent]);

@@ -1,10 +1,12 @@
 // The server-wide replay budget: the streams' windows together stay within it, oldest events
 // going first; a resume from an evicted event starts with the gap, one from a kept event does not.
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SseParser } from "../client/sse-parser.js";
 import { OutboundStream } from "./outbound-stream.js";
 import { ReplayBudget } from "./replay-budget.js";
+import { sseBody } from "./web-body.js";
 
 const owner = { queued: () => {}, taken: () => {}, dropped: () => {}, receiverChanged: () => {} };
 
@@ -27,7 +29,7 @@ function streamOf(budget: ReplayBudget, replayWindowBytes = 1 << 20) {
         if (e.type === "message") events.push(Number(e.lastEventId));
       },
     });
-    reader = attached.body
+    reader = sseBody(attached.receiver)
       .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
       .getReader();
     return attached;
