@@ -15,26 +15,8 @@ export const MAX_ROW_CHARS = 1024 * 1024;
 /** Rows read per query when a history is folded: memory stays bounded by the folded history. */
 const FOLD_PAGE = 8;
 
-/** `bodies` (updates' JSON) cut into the JSON arrays of consecutive rows of at most MAX_ROW_CHARS. */
-export function rowsOf(bodies: readonly string[]): string[] {
-  const rows: string[] = [];
-  let row: string[] = [];
-  let chars = 2;
-  for (const body of bodies) {
-    if (row.length > 0 && chars + body.length + 1 > MAX_ROW_CHARS) {
-      rows.push(`[${row.join(",")}]`);
-      row = [];
-      chars = 2;
-    }
-    row.push(body);
-    chars += body.length + 1;
-  }
-  if (row.length > 0) rows.push(`[${row.join(",")}]`);
-  return rows;
-}
-
 /**
- * Inserts `row` (a JSON array of updates, from `rowsOf`) at `position`; resolves with its length.
+ * Inserts `row` (a JSON array of updates, from a `HistoryBatch`) at `position`; resolves with its length.
  * The session's row is locked (`FOR KEY SHARE`, as a foreign key would, once per statement):
  * rows are never added to a session that does not exist, nor while it is being deleted.
  */

@@ -24,7 +24,8 @@ import {
 import type { Logger } from "@acp-kit/protocol/jsonrpc";
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import pg from "pg";
-import { insertRow, readFolded, readRows, rowsOf } from "./history-rows.js";
+import { HistoryBatch } from "./history-batch.js";
+import { insertRow, readFolded, readRows } from "./history-rows.js";
 import { migrate } from "./migrations.js";
 import { SessionLocks } from "./session-locks.js";
 import { SessionWrites } from "./session-writes.js";
@@ -310,11 +311,11 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   /** `#flush`, with its batch counted out of the queue once it went through (or failed). */
-  async #flushCounted(writes: SessionWrites, batch: string[]): Promise<void> {
+  async #flushCounted(writes: SessionWrites, batch: HistoryBatch): Promise<void> {
     try {
       await this.#flush(writes, batch);
     } finally {
-      for (const body of batch) this.#queuedBytes -= body.length;
+      this.#queuedBytes -= batch.chars;
       if (this.#queuedBytes <= this.#maxQueuedBytes && this.#room !== undefined) {
         const room = this.#room;
         this.#room = undefined;
@@ -334,7 +335,7 @@ export class PostgresSessionStore implements SessionStore {
     return writes;
   }
 
-  async #flush(writes: SessionWrites, batch: string[]): Promise<void> {
+  async #flush(writes: SessionWrites, batch: HistoryBatch): Promise<void> {
     await this.ready();
     if (writes.nextPosition === undefined) {
       const { rows } = await this.#pool.query<{ last: string; bytes: string }>(
@@ -346,7 +347,11 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes = Number(rows[0]?.bytes ?? 0);
       writes.compactedBytes = writes.bytes;
     }
-    for (const row of rowsOf(batch)) {
+    // Each row is let go once sent: a batch's text does not outlive its INSERT.
+    const rows = batch.take();
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as string;
+      rows[i] = "";
       writes.bytes += await insertRow(this.#pool, writes.sessionId, writes.nextPosition, row);
       writes.nextPosition += 1;
     }
@@ -381,7 +386,9 @@ export class PostgresSessionStore implements SessionStore {
       const compacted = await readFolded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
-      const rows = rowsOf(compacted.map(updateJson));
+      const batch = new HistoryBatch();
+      for (const update of compacted) batch.add(updateJson(update));
+      const rows = batch.take();
       for (const [i, row] of rows.entries()) bytes += await insertRow(client, writes.sessionId, i + 1, row);
       await client.query("COMMIT");
       writes.nextPosition = rows.length + 1;

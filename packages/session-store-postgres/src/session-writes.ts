@@ -6,12 +6,13 @@
  * the tasks that hold everything queued so far, and which of them failed.
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
+import { HistoryBatch } from "./history-batch.js";
 import { updateJson } from "./update-json.js";
 
 export class SessionWrites {
   #chain: Promise<void> = Promise.resolve();
   /** The batch gathering appended updates (the JSON they are stored as) for its queued INSERT. */
-  #pending: string[] | undefined;
+  #pending: HistoryBatch | undefined;
   /** Tasks queued or running: their promises reject when the task failed. */
   readonly #tasks = new Set<Promise<void>>();
   /** Next position to write; undefined until read from the table (after a takeover, say). */
@@ -58,11 +59,11 @@ export class SessionWrites {
    * Queues `update` for the next INSERT and returns its JSON length (what it adds to the store's
    * queue until `flush` took it).
    */
-  append(update: SessionUpdate, flush: (batch: string[]) => Promise<void>): number {
+  append(update: SessionUpdate, flush: (batch: HistoryBatch) => Promise<void>): number {
     const body = updateJson(update);
     let batch = this.#pending;
     if (batch === undefined) {
-      batch = [];
+      batch = new HistoryBatch();
       this.#pending = batch;
       const taken = batch;
       void this.enqueue("append", async () => {
@@ -70,7 +71,7 @@ export class SessionWrites {
         await flush(taken);
       });
     }
-    batch.push(body);
+    batch.add(body);
     return body.length;
   }
 
