@@ -36,8 +36,8 @@ interface Block {
   ends: number[];
 }
 
-/** A stream's first block; each next one is twice as large, up to a chunk. */
-const FIRST_BLOCK_BYTES = 4 * 1024;
+/** A stream's first block (an idle stream holds little more than one reply); each next one is twice as large, up to a chunk. */
+const FIRST_BLOCK_BYTES = 1024;
 /** Framed events wait for their encoding until there are this many, this large, or a read. */
 const FRAMED_EVENTS = 32;
 const FRAMED_BYTES = 8 * 1024;
@@ -49,7 +49,7 @@ const FRAMED_BYTES = 8 * 1024;
  *
  * The stream is one log of encoded events: the replay window, then the queue, a cursor between
  * them. Each event is framed as it is pushed and encoded with the few pushed after it (at the
- * latest when a receiver reads) into the log's last block (blocks grow from 4 KiB to a chunk,
+ * latest when a receiver reads) into the log's last block (blocks grow from 1 KiB to a chunk,
  * so a stream that sends little holds little), so nothing of it stays long on the JavaScript
  * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
  * Sending moves the cursor on; a resume moves it back. A resume from event `N` also tells that
