@@ -145,10 +145,13 @@ export class ClosedSessions {
     if (this.#timer !== undefined && this.#timerDueAt <= dueAt) return;
     this.#cancel();
     // setTimeout holds at most ~24.8 days; a longer TTL is re-checked then.
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.sweep();
-    }, Math.min(Math.max(0, dueAt - this.#now()), 2 ** 31 - 1));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.sweep();
+      },
+      Math.min(Math.max(0, dueAt - this.#now()), 2 ** 31 - 1),
+    );
     this.#timerDueAt = dueAt;
     unref(this.#timer);
   }
