@@ -12,11 +12,7 @@ export type NodeResponse = ServerResponse | Http2ServerResponse;
  * with its stack, once per request on a busy server).
  */
 export function toFetchRequest(request: NodeRequest, response: NodeResponse, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.startsWith(":") || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+  const headers = fetchHeaders(request);
   const controller = new AbortController();
   response.once("close", () => {
     if (!response.writableEnded) controller.abort();
@@ -29,6 +25,16 @@ export function toFetchRequest(request: NodeRequest, response: NodeResponse, ori
     signal: controller.signal,
     ...(hasBody ? { body: Readable.toWeb(request as Readable) as ReadableStream, duplex: "half" } : {}),
   } as RequestInit);
+}
+
+/** A Node request's headers as fetch `Headers` (HTTP/2 pseudo-headers left out). */
+export function fetchHeaders(request: NodeRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.startsWith(":") || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
 }
 
 /** Writes a fetch `Response` to a Node response, body with backpressure; stops reading when the client leaves. */

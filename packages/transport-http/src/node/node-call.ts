@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Answer, BodyOutcome, HttpCall } from "../server/call.js";
-import type { NodeRequest, NodeResponse } from "./fetch-bridge.js";
+import { fetchHeaders, type NodeRequest, type NodeResponse } from "./fetch-bridge.js";
 
 export function nodeCall(request: NodeRequest, response: NodeResponse, origin: string): HttpCall {
   let fetchRequest: Request | undefined;
@@ -32,12 +32,10 @@ export function nodeCall(request: NodeRequest, response: NodeResponse, origin: s
 
 /** The request's URL and headers as a fetch `Request` (its body is the handler's to read). */
 function headersOnlyRequest(request: NodeRequest, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.startsWith(":") || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return new Request(new URL(request.url ?? "/", origin), { method: request.method ?? "GET", headers });
+  return new Request(new URL(request.url ?? "/", origin), {
+    method: request.method ?? "GET",
+    headers: fetchHeaders(request),
+  });
 }
 
 /** Reads the body as UTF-8 text; past `maxBytes` it stops reading (the rest is never buffered). */

@@ -7,10 +7,13 @@ export { createOriginCheck } from "@acp-kit/protocol/endpoint";
 
 export type AccessOutcome = { ok: true; principal: unknown } | { ok: false; refusal: HttpAuthRefused };
 
-/** Runs `authenticate` (if any) within `timeoutMs`; a hook that throws refuses with 500. */
+/**
+ * Runs `authenticate` (if any) within `timeoutMs`; a hook that throws refuses with 500. The
+ * request is built only when there is a hook to take it (the Node front end has none otherwise).
+ */
 export async function checkAuthentication(
   authenticate: HttpAuthenticate | undefined,
-  request: Request,
+  request: () => Request,
   timeoutMs: number,
 ): Promise<AccessOutcome> {
   if (!authenticate) return { ok: true, principal: undefined };
@@ -19,7 +22,7 @@ export async function checkAuthentication(
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
   try {
-    const result = await Promise.race([authenticate(request), timeout]);
+    const result = await Promise.race([authenticate(request()), timeout]);
     if (result === "timeout")
       return { ok: false, refusal: { ok: false, status: 503, message: "Authentication timed out" } };
     if (result === true) return { ok: true, principal: undefined };

@@ -119,9 +119,11 @@ export class Handler implements AcpHttpHandler {
   private async route(call: HttpCall, origin: string | undefined): Promise<Answer> {
     if (call.method === "OPTIONS") return preflight(origin);
     if (this.closing) return text(503, "Server is shutting down");
-    const access = this.options.authenticate
-      ? await checkAuthentication(this.options.authenticate, call.request(), this.limits.authenticateTimeoutMs)
-      : ({ ok: true, principal: undefined } as const);
+    const access = await checkAuthentication(
+      this.options.authenticate,
+      () => call.request(),
+      this.limits.authenticateTimeoutMs,
+    );
     if (!access.ok) {
       const { status = 401, message = "Unauthorized", headers = {} } = access.refusal;
       return text(status, message, headers);
