@@ -10,13 +10,15 @@ import { HistoryFold } from "@acp-kit/agent";
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import type pg from "pg";
 
-/** JSON characters per row at most (a longer batch takes several rows; one update is never split). */
-export const MAX_ROW_CHARS = 1024 * 1024;
+/** JSON bytes per row at most (a longer batch takes several rows; one update is never split). */
+export const MAX_ROW_BYTES = 1024 * 1024;
 /** Rows read per query when a history is folded: memory stays bounded by the folded history. */
 const FOLD_PAGE = 8;
 
 /**
- * Inserts `row` (a JSON array of updates, from a `HistoryBatch`) at `position`; resolves with its length.
+ * Inserts `row` (a JSON array of updates in UTF-8, from a `HistoryBatch`) at `position`; resolves
+ * with its length in bytes. The driver sends a buffer as a binary parameter: a `json` value's
+ * binary form is its text.
  * The session's row is locked (`FOR KEY SHARE`, as a foreign key would, once per statement):
  * rows are never added to a session that does not exist, nor while it is being deleted.
  */
@@ -24,7 +26,7 @@ export async function insertRow(
   db: pg.Pool | pg.PoolClient,
   sessionId: string,
   position: number,
-  row: string,
+  row: Buffer,
 ): Promise<number> {
   const { rowCount } = await db.query(
     `INSERT INTO acp_kit_session_updates (session_id, position, body)

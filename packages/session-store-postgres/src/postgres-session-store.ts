@@ -27,6 +27,7 @@ import pg from "pg";
 import { HistoryBatch } from "./history-batch.js";
 import { insertRow, readFolded, readRows } from "./history-rows.js";
 import { migrate } from "./migrations.js";
+import { RowBuffers } from "./row-buffers.js";
 import { SessionLocks } from "./session-locks.js";
 import { SessionWrites } from "./session-writes.js";
 import { updateJson } from "./update-json.js";
@@ -45,7 +46,7 @@ export interface PostgresSessionStoreOptions {
    */
   lockWaitMs?: number;
   /**
-   * Bytes of updates (their JSON) queued for the database, over all sessions, past which
+   * Bytes of updates (their JSON, in UTF-8) queued for the database, over all sessions, past which
    * `appendUpdate` returns a promise that resolves once the queue is under it again: the turn's
    * send waits, so a stream faster than the database slows to its commit rate. Default 4 MiB.
    */
@@ -76,7 +77,10 @@ const CURSOR_PREFIX = "after:";
 const CURSOR_PATTERN = /^after:(\d{1,18})$/;
 export const DEFAULT_MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_COMMIT_TIMEOUT_MS = 10_000;
+/** Row buffers kept free for the next batches, over all sessions (docs/limits.md). */
+const KEPT_ROW_BUFFER_BYTES = 4 * 1024 * 1024;
 const STORE = "PostgresSessionStore";
+const EMPTY = Buffer.alloc(0);
 
 interface ListRow {
   session_id: string;
@@ -92,6 +96,7 @@ export class PostgresSessionStore implements SessionStore {
   readonly #ownsPool: boolean;
   readonly #locks: SessionLocks;
   readonly #writes = new Map<string, SessionWrites>();
+  readonly #rowBuffers = new RowBuffers(KEPT_ROW_BUFFER_BYTES);
   readonly #logger: Logger | undefined;
   #ready: Promise<void> | undefined;
   readonly #migrate: boolean;
@@ -183,7 +188,7 @@ export class PostgresSessionStore implements SessionStore {
   /** Queues `update`; returns a promise while the queue is over `maxQueuedBytes` (backpressure). */
   appendUpdate(sessionId: string, update: SessionUpdate): void | Promise<void> {
     const writes = this.#writesOf(sessionId);
-    this.#queuedBytes += writes.append(update, (batch) => this.#flushCounted(writes, batch));
+    this.#queuedBytes += writes.append(update, this.#rowBuffers, (batch) => this.#flushCounted(writes, batch));
     if (this.#queuedBytes <= this.#maxQueuedBytes) return undefined;
     if (this.#room === undefined) {
       let resolve!: () => void;
@@ -315,7 +320,7 @@ export class PostgresSessionStore implements SessionStore {
     try {
       await this.#flush(writes, batch);
     } finally {
-      this.#queuedBytes -= batch.chars;
+      this.#queuedBytes -= batch.bytes;
       if (this.#queuedBytes <= this.#maxQueuedBytes && this.#room !== undefined) {
         const room = this.#room;
         this.#room = undefined;
@@ -347,13 +352,26 @@ export class PostgresSessionStore implements SessionStore {
       writes.bytes = Number(rows[0]?.bytes ?? 0);
       writes.compactedBytes = writes.bytes;
     }
-    // Each row is let go once sent: a batch's text does not outlive its INSERT.
+    // Each row is let go once sent: a batch's bytes do not outlive its INSERT.
     const rows = batch.take();
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as string;
-      rows[i] = "";
-      writes.bytes += await insertRow(this.#pool, writes.sessionId, writes.nextPosition, row);
+      const row = rows[i] as Buffer;
+      rows[i] = EMPTY;
+      writes.bytes += await this.#insertRow(this.#pool, writes.sessionId, writes.nextPosition, row);
       writes.nextPosition += 1;
+    }
+  }
+
+  /**
+   * `insertRow`, then `row`'s buffer back for the next rows. Once the query settled, the driver has
+   * copied the row into its message, or never will (a query timed out before it was sent is taken
+   * off the client's queue).
+   */
+  async #insertRow(db: pg.Pool | pg.PoolClient, sessionId: string, position: number, row: Buffer): Promise<number> {
+    try {
+      return await insertRow(db, sessionId, position, row);
+    } finally {
+      this.#rowBuffers.give(row);
     }
   }
 
@@ -386,10 +404,10 @@ export class PostgresSessionStore implements SessionStore {
       const compacted = await readFolded(client, writes.sessionId);
       await client.query("DELETE FROM acp_kit_session_updates WHERE session_id = $1", [writes.sessionId]);
       let bytes = 0;
-      const batch = new HistoryBatch();
+      const batch = new HistoryBatch(this.#rowBuffers);
       for (const update of compacted) batch.add(updateJson(update));
       const rows = batch.take();
-      for (const [i, row] of rows.entries()) bytes += await insertRow(client, writes.sessionId, i + 1, row);
+      for (const [i, row] of rows.entries()) bytes += await this.#insertRow(client, writes.sessionId, i + 1, row);
       await client.query("COMMIT");
       writes.nextPosition = rows.length + 1;
       writes.bytes = bytes;

@@ -7,6 +7,7 @@
  */
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { HistoryBatch } from "./history-batch.js";
+import type { RowBuffers } from "./row-buffers.js";
 import { updateJson } from "./update-json.js";
 
 export class SessionWrites {
@@ -56,14 +57,14 @@ export class SessionWrites {
   }
 
   /**
-   * Queues `update` for the next INSERT and returns its JSON length (what it adds to the store's
-   * queue until `flush` took it).
+   * Queues `update` for the next INSERT and returns its JSON length in bytes (what it adds to the
+   * store's queue until `flush` took it).
    */
-  append(update: SessionUpdate, flush: (batch: HistoryBatch) => Promise<void>): number {
+  append(update: SessionUpdate, buffers: RowBuffers, flush: (batch: HistoryBatch) => Promise<void>): number {
     const body = updateJson(update);
     let batch = this.#pending;
     if (batch === undefined) {
-      batch = new HistoryBatch();
+      batch = new HistoryBatch(buffers);
       this.#pending = batch;
       const taken = batch;
       void this.enqueue("append", async () => {
@@ -71,8 +72,7 @@ export class SessionWrites {
         await flush(taken);
       });
     }
-    batch.add(body);
-    return body.length;
+    return batch.add(body);
   }
 
   /**

@@ -9,7 +9,7 @@ import type { SessionUpdate } from "@acp-kit/protocol/types";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ROW_CHARS } from "../src/history-rows.js";
+import { MAX_ROW_BYTES } from "../src/history-rows.js";
 import { lockKey, migrate, PostgresSessionStore } from "../src/index.js";
 import { freshSchema, skipWithoutPostgres } from "./support/postgres.js";
 
@@ -105,20 +105,21 @@ describe.skipIf(skipWithoutPostgres)("PostgresSessionStore", () => {
     }
   });
 
-  it("a batch past MAX_ROW_CHARS takes several rows; a row holding one update (not an array) reads too", async () => {
+  it("a batch past MAX_ROW_BYTES takes several rows; a row holding one update (not an array) reads too", async () => {
     const store = open();
     const s = id("rows");
     await store.create(record(s));
-    const big = "x".repeat(100_000);
+    // Two bytes a character: rows are bounded in bytes.
+    const big = "é".repeat(50_000);
     const all = Array.from({ length: 25 }, (_, i) => chunk(`m${i}`, `${i}${big}`));
     for (const update of all) store.appendUpdate(s, update);
     await store.flush(s);
-    const { rows } = await pool.query<{ chars: number }>(
-      "SELECT length(body::text) AS chars FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
+    const { rows } = await pool.query<{ bytes: number }>(
+      "SELECT octet_length(body::text) AS bytes FROM acp_kit_session_updates WHERE session_id = $1 ORDER BY position",
       [s],
     );
     expect(rows.length).toBeGreaterThan(2);
-    for (const row of rows) expect(row.chars).toBeLessThanOrEqual(MAX_ROW_CHARS);
+    for (const row of rows) expect(row.bytes).toBeLessThanOrEqual(MAX_ROW_BYTES);
     const single = chunk("m-single", "one");
     await pool.query("INSERT INTO acp_kit_session_updates (session_id, position, body) VALUES ($1, $2, $3)", [
       s,
