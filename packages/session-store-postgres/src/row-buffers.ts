@@ -7,8 +7,11 @@
  */
 import { MAX_ROW_BYTES } from "./history-rows.js";
 
-/** A row's first buffer; a row that outgrows its buffer moves to one twice as large. */
-export const MIN_ROW_CAPACITY = 16 * 1024;
+/**
+ * A row's first buffer; a row that outgrows its buffer moves to one twice as large. Small: every
+ * session with an update queued holds one, and a buffer holds at most twice its row otherwise.
+ */
+export const MIN_ROW_CAPACITY = 1024;
 
 export class RowBuffers {
   /** Free buffers by size. */
