@@ -11,6 +11,7 @@ import { CloseCodes } from "../close-codes.js";
 import { DEFAULT_MAX_PAYLOAD } from "../websocket-transport.js";
 import { type Authenticate, type AuthRefused, authenticateWithin } from "./authenticate.js";
 import { enforceMemoryBudget } from "./memory-budget.js";
+import { closeOnceHandshakeEnds } from "./server-closes-first.js";
 import {
   ACP_CONNECTION_ID_HEADER,
   type AcpConnectionInfo,
@@ -258,6 +259,7 @@ class Endpoint implements AcpWebSocketServer {
       this.wss.handleUpgrade(request, socket, head, (webSocket) => {
         socket.off("close", releaseSlot);
         socket.off("error", destroyOnError);
+        closeOnceHandshakeEnds(socket);
         this.accept(
           webSocket,
           socket,
@@ -361,7 +363,16 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A path a URL parser keeps as it is: no dot segments, escapes, `\\`, `//` start or characters it would encode. */
+const PLAIN_PATH = /^\/(?!\/)[\w\-~!$&'()*+,;=:@/]*$/;
+
 function safePathname(url: string | undefined): string {
+  // The usual target (`/acp`, `/acp?x`) needs no URL parser: its pathname is the text before `?`.
+  if (url !== undefined) {
+    const query = url.indexOf("?");
+    const path = query === -1 ? url : url.slice(0, query);
+    if (PLAIN_PATH.test(path)) return path;
+  }
   try {
     return new URL(url ?? "/", "http://localhost").pathname;
   } catch {
