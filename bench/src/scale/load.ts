@@ -50,6 +50,8 @@ export interface Churned {
   sessions: number;
   failures: number;
   seconds: number;
+  /** This load process's own CPU time over the churn (µs): what the clients cost the machine. */
+  loadCpuMicros: number;
 }
 
 /** Opens `count` sessions, `concurrency` handshakes in flight; stops at the first refusal. */
@@ -137,6 +139,7 @@ async function probe(args: { text: string; count: number; timeoutMs: number }): 
  */
 async function churn(args: { url: string; text: string; seconds: number; concurrency: number }): Promise<Churned> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const end = started + args.seconds * 1000;
   let done = 0;
   let failures = 0;
@@ -153,7 +156,13 @@ async function churn(args: { url: string; text: string; seconds: number; concurr
     }
   };
   await Promise.all(Array.from({ length: args.concurrency }, loop));
-  return { sessions: done, failures, seconds: (performance.now() - started) / 1000 };
+  const used = process.cpuUsage(cpu);
+  return {
+    sessions: done,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+    loadCpuMicros: used.user + used.system,
+  };
 }
 
 async function closeAll(): Promise<void> {
