@@ -741,7 +741,7 @@ const wireTap: CaseSpec = {
 const SCALE_STACKS = [
   "ours: `createAcpWebSocketServer` serving one `defineAgent` agent (`maxConnections` and `maxSessions` raised to 40,000 past the load, except in scale-edge).",
   "sdk: `AcpServer` + `createNodeWebSocketUpgradeHandler` serving the v2 `agent()` app with the prompt lifecycle written out. The agents do the same work: a prompt `<n>@<ms>` streams n `agent_message_chunk` updates on a fixed schedule, each text starting with the microsecond of the machine's monotonic clock at which it was appended.",
-  "load: raw clients (`ws`, `JSON.parse` per frame, no ACP library) in their own processes, driven by the case over IPC; the servers run with `--expose-gc` and read their memory after a full GC.",
+  "load: raw clients (`ws`, `JSON.parse` per frame, no ACP library) in their own processes, driven by the case over IPC; the servers run with `--expose-gc` and read their memory after a full GC and 0.5 s for the pages it freed to leave the RSS (V8 returns them to the OS from a background thread).",
 ];
 
 // The rows of the scale cases, the same over WebSocket and Streamable HTTP.
@@ -873,7 +873,7 @@ const scaleStream: CaseSpec = {
 const SCALE_HTTP_STACKS = [
   "ours: `createAcpHttpServer` (HTTP/1.1) serving one `defineAgent` agent; `maxConnections` and `maxSessions` raised to 40,000 past the load, every other option its default (replay window 1 MiB per stream, keepalive 15 s, 256 streams per connection).",
   "sdk: `AcpServer` + `createNodeHttpHandler` on `node:http`, its defaults (no connection cap to raise; its per-connection limits are above the load), serving the v2 `agent()` app with the prompt lifecycle written out. The agents do the same work as in the WebSocket rows (a prompt `<n>@<ms>` streams n stamped `agent_message_chunk` updates on a fixed schedule). Both servers keep Node's 5 s keep-alive timeout.",
-  "load: raw clients in their own processes, no ACP library: `node:http` POSTs (`initialize` answered 200 with `Acp-Connection-Id`, the rest 202), and each connection's two SSE GET streams (the connection's, where `session/new` is answered, and the session's, where its updates and the prompt's response come) on their own sockets, read by a small SSE parser (`data:`/`id:`/`event:` fields, CRLF, LF or CR line ends) and `JSON.parse` per event. The POSTs of a load process share one keep-alive pool of 64 sockets, as a proxy's upstream connections would carry them. The servers run with `--expose-gc` and read their memory after a full GC.",
+  "load: raw clients in their own processes, no ACP library: `node:http` POSTs (`initialize` answered 200 with `Acp-Connection-Id`, the rest 202), and each connection's two SSE GET streams (the connection's, where `session/new` is answered, and the session's, where its updates and the prompt's response come) on their own sockets, read by a small SSE parser (`data:`/`id:`/`event:` fields, CRLF, LF or CR line ends) and `JSON.parse` per event. The POSTs of a load process share one keep-alive pool of 64 sockets, as a proxy's upstream connections would carry them. The servers run with `--expose-gc` and read their memory after a full GC and 0.5 s for the pages it freed to leave the RSS (V8 returns them to the OS from a background thread).",
 ];
 
 const scaleHttpIdle: CaseSpec = {
