@@ -33,6 +33,15 @@ describe("nesting depth", () => {
     expect(exceedsDepth(nested(200_000), 128)).toBe(true);
   });
 
+  it("exceedsDepth walks every array item and only own properties", () => {
+    // The deep value sits behind shallow items: a walk that stopped early would miss it.
+    expect(exceedsDepth({ a: [1, "x", null, {}, [[{}]]] }, 5)).toBe(false);
+    expect(exceedsDepth({ a: [1, "x", null, {}, [[[{}]]]] }, 5)).toBe(true);
+    const inherited = Object.create({ deep: nested(10) }) as Record<string, unknown>;
+    inherited.own = { leaf: true };
+    expect(exceedsDepth(inherited, 2)).toBe(false);
+  });
+
   it("answers a session/prompt whose _meta nests 5,000 levels with -32602, before its handler runs", async () => {
     const peer = agentAgainstRawPeer();
     const handler = vi.fn(() => ({ messageId: "m1" }));

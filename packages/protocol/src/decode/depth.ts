@@ -41,19 +41,27 @@ export function exceedsDepth(value: unknown, maxDepth: number = DEFAULT_MAX_DEPT
   return false;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /** Limits up to which `deeperThan` recurses: far below any stack's capacity. */
 const RECURSION_LIMIT = 1024;
 
+/**
+ * The per-message walk, shaped for the optimizing compiler: arrays by index (no iterator object
+ * per array) and `hasOwnProperty.call` inside `for…in`, which the compiler reduces to a check of
+ * the object's shape where `Object.hasOwn` stays a call per key.
+ */
 function deeperThan(value: object, depth: number, maxDepth: number): boolean {
   if (depth > maxDepth) return true;
   if (Array.isArray(value)) {
-    for (const item of value) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       if (typeof item === "object" && item !== null && deeperThan(item, depth + 1, maxDepth)) return true;
     }
     return false;
   }
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!hasOwn.call(value, key)) continue;
     const item = (value as Record<string, unknown>)[key];
     if (typeof item === "object" && item !== null && deeperThan(item, depth + 1, maxDepth)) return true;
   }
