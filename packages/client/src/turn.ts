@@ -5,6 +5,7 @@
  */
 import { type Meta, patchMeta, type ReceivedStopReason } from "@acp-kit/protocol";
 import type { AcpErrorObject, SessionUpdate } from "@acp-kit/protocol/types";
+import { UpdateBufferOverflowError } from "./errors.js";
 import type { ForegroundWork, WorkControl } from "./foreground-work.js";
 import { ProgressControl, ProgressHandle } from "./progress.js";
 import { tokenUsageOf } from "./store/live-state.js";
@@ -95,13 +96,17 @@ export class TurnControl extends ProgressControl {
   fallbackWork: WorkControl | undefined;
   /** Updates of works this unbound handle may still be bound to (only while iterated). */
   #candidates: Candidate[] = [];
+  /** Works whose oldest candidates were dropped at the cap: bound to one, the iterator fails. */
+  #overflowed: Set<WorkControl> | undefined;
   readonly #candidateCap: number;
   #resolveAccepted!: (id: string) => void;
   #rejectAccepted!: (error: unknown) => void;
 
   constructor(sessionId: string, cancel: () => Promise<void>, limits: FeedLimits, pressure: FeedPressure) {
     super(limits, pressure);
-    this.#candidateCap = limits.highWaterMark;
+    // The feed's own hard bound: candidates cannot pause the transport (the handle does not
+    // know its work yet), so they are held like a feed that could not pause.
+    this.#candidateCap = limits.limit;
     this.accepted = new Promise<string>((resolve, reject) => {
       this.#resolveAccepted = resolve;
       this.#rejectAccepted = reject;
@@ -115,20 +120,30 @@ export class TurnControl extends ProgressControl {
   candidate(work: WorkControl, update: SessionUpdate): void {
     if (!this.feed.wanted) return;
     this.#candidates.push({ work, update });
-    // Past the cap the oldest go: the iterator then starts later than the prompt's sending.
-    if (this.#candidates.length > this.#candidateCap) this.#candidates.shift();
+    if (this.#candidates.length > this.#candidateCap) {
+      // Past the cap the oldest go, and the work they belonged to can no longer be iterated whole.
+      const dropped = this.#candidates.shift() as Candidate; // reason: the array is over its cap, so not empty
+      (this.#overflowed ??= new Set()).add(dropped.work);
+    }
   }
 
   /** Forgets the candidate updates of a work this handle can no longer be bound to. */
   dropCandidates(work: WorkControl): void {
+    this.#overflowed?.delete(work);
     if (this.#candidates.length > 0) this.#candidates = this.#candidates.filter((c) => c.work !== work);
   }
 
   /** Binds to `work`: its candidate updates become the handle's first ones. */
   bind(work: WorkControl): void {
     this.work = work;
-    for (const c of this.#candidates) if (c.work === work) this.feed.push(c.update);
+    if (this.#overflowed?.has(work)) {
+      // Some of its first updates are gone: the iterator says so instead of starting late.
+      this.feed.end(new UpdateBufferOverflowError(this.#candidateCap));
+    } else {
+      for (const c of this.#candidates) if (c.work === work) this.feed.push(c.update);
+    }
     this.#candidates = [];
+    this.#overflowed = undefined;
   }
 
   accept(messageId: string): void {
@@ -144,6 +159,7 @@ export class TurnControl extends ProgressControl {
 
   protected override ending(failed: boolean, error?: unknown): void {
     this.#candidates = [];
+    this.#overflowed = undefined;
     if (failed) this.#rejectAccepted(error);
   }
 }

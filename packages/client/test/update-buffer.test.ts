@@ -150,4 +150,64 @@ describe("turn update buffers", () => {
     expect(error).toBeInstanceOf(UpdateBufferOverflowError);
     expect(session.store.getSnapshot().messages.agent.get("a")?.content).toHaveLength(500);
   }, 60_000);
+  it("updates sent before the prompt's answer reach its iterator whole, past highWaterMark", async () => {
+    const { agent, session } = await setup({ highWaterMark: 16, limit: 200 });
+    const chunks = 150;
+    agent.handlers["session/prompt"] = async () => {
+      // Until this answer the handle does not know which work is its own: it holds candidates.
+      await agent.update("s", {
+        sessionUpdate: "user_message",
+        messageId: "u1",
+        content: [{ type: "text", text: "go" }],
+      });
+      await agent.update("s", { sessionUpdate: "state_update", state: "running" });
+      for (let i = 0; i < chunks; i++)
+        await agent.update("s", {
+          sessionUpdate: "agent_message_chunk",
+          messageId: "a",
+          content: { type: "text", text: `${i}` },
+        });
+      return { messageId: "u1" };
+    };
+    const turn = session.prompt("go");
+    const seen: string[] = [];
+    const read = (async () => {
+      for await (const update of turn) seen.push(update.sessionUpdate);
+    })();
+    await turn.accepted;
+    await agent.update("s", { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+    await read;
+    expect(await turn.done).toEqual({ stopReason: "end_turn" });
+    expect(seen[0]).toBe("user_message");
+    expect(seen.filter((kind) => kind === "agent_message_chunk")).toHaveLength(chunks);
+  }, 60_000);
+
+  it("past `limit` before the prompt's answer, the iterator fails instead of starting late", async () => {
+    const { agent, session } = await setup({ highWaterMark: 16, limit: 200 });
+    agent.handlers["session/prompt"] = async () => {
+      await agent.update("s", {
+        sessionUpdate: "user_message",
+        messageId: "u1",
+        content: [{ type: "text", text: "go" }],
+      });
+      await agent.update("s", { sessionUpdate: "state_update", state: "running" });
+      for (let i = 0; i < 500; i++)
+        await agent.update("s", {
+          sessionUpdate: "agent_message_chunk",
+          messageId: "a",
+          content: { type: "text", text: "." },
+        });
+      return { messageId: "u1" };
+    };
+    const turn = session.prompt("go");
+    const iterator = turn[Symbol.asyncIterator]();
+    const error = (async () => {
+      for (let r = await iterator.next(); !r.done; r = await iterator.next());
+    })().catch((e: unknown) => e);
+    await turn.accepted;
+    await agent.update("s", { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+    expect(await error).toBeInstanceOf(UpdateBufferOverflowError);
+    expect(await turn.done).toEqual({ stopReason: "end_turn" });
+    expect(session.store.getSnapshot().messages.agent.get("a")?.content).toHaveLength(500);
+  }, 60_000);
 });
