@@ -3,9 +3,9 @@
  * unless a hook asks for one) and its answer written straight to the Node response, SSE events
  * included (no web streams).
  */
-import type { ServerResponse } from "node:http";
 import type { Answer, BodyOutcome, HttpCall } from "../server/call.js";
 import { fetchHeaders, type NodeRequest, type NodeResponse } from "./fetch-bridge.js";
+import { nodeSseSink } from "./sse-sink.js";
 
 export function nodeCall(request: NodeRequest, response: NodeResponse, origin: string): HttpCall {
   let fetchRequest: Request | undefined;
@@ -88,12 +88,6 @@ export function writeAnswer(answer: Answer, response: NodeResponse): void {
     return;
   }
   response.writeHead(answer.status, answer.headers);
-  response.on("drain", () => body.resume());
   response.once("close", () => body.cancel());
-  body.connect({
-    write: (chunk) => (response as ServerResponse).write(chunk),
-    end: () => {
-      if (!response.writableEnded) response.end();
-    },
-  });
+  body.connect(nodeSseSink(response, () => body.resume()));
 }

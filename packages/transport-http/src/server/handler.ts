@@ -233,8 +233,7 @@ export class Handler implements AcpHttpHandler {
     if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
     const connection = this.openConnection();
     const connectionId = connection.connectionId;
-    const request = call.request();
-    if (!this.serve(connection, { connectionId, request, origin, principal }))
+    if (!this.serve(connection, connectionInfo(connectionId, call, origin, principal)))
       return text(500, "Internal server error");
     let timer: ReturnType<typeof setTimeout> | undefined;
     let offAbort: (() => void) | undefined;
@@ -262,7 +261,7 @@ export class Handler implements AcpHttpHandler {
       connection.terminate();
       return { status: 200, headers: { "Content-Type": JSON_CONTENT }, body: outcome };
     }
-    const extra = this.options.initializeHeaders?.(request, connectionId) ?? {};
+    const extra = this.options.initializeHeaders?.(call.request(), connectionId) ?? {};
     return {
       status: 200,
       headers: { ...extra, "Content-Type": JSON_CONTENT, [ACP_CONNECTION_ID_HEADER]: connectionId },
@@ -304,6 +303,27 @@ export class Handler implements AcpHttpHandler {
     });
     connection.terminate(ConnectionError.closed("onConnection failed", undefined, error));
   }
+}
+
+/**
+ * What `onConnection` learns of a new connection. Its `request` is built when first read: the
+ * Node front end has only its own request objects, and a fetch `Request` of their headers and
+ * URL is a good part of what an `initialize` costs there; its own `onConnection` never reads it.
+ */
+function connectionInfo(
+  connectionId: string,
+  call: HttpCall,
+  origin: string | undefined,
+  principal: unknown,
+): AcpHttpConnectionInfo {
+  return {
+    connectionId,
+    get request() {
+      return call.request();
+    },
+    origin,
+    principal,
+  };
 }
 
 /**
