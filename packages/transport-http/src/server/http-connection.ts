@@ -43,6 +43,8 @@ export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
   private drainWaiters: (() => void)[] = [];
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private detachedTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last request or read (`Date.now()`), for the detached timeout. */
+  private lastActivity = 0;
   private initialize: { idKey: string; resolve(payload: string): void } | undefined;
   private ended = false;
   private readonly beforeWrite: BeforeWriteListeners;
@@ -289,19 +291,41 @@ export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
     }, this.limits.maxOutputStallMs);
   }
 
+  /** A request or a read: while the detached timer runs, it counts from now. */
   private touch(): void {
-    this.armDetachedTimer();
+    if (this.detachedTimer !== undefined) this.lastActivity = Date.now();
   }
 
-  /** No stream attached: the connection is closed after `detachedTimeoutMs` without a request. */
+  /**
+   * No stream attached: the connection is closed after `detachedTimeoutMs` without a request.
+   * Called whenever a receiver attaches or leaves. Activity only moves `lastActivity` on: the
+   * timer checks it when it fires (a request costs no timer cleared and set again).
+   */
   private armDetachedTimer(): void {
-    clearTimeout(this.detachedTimer);
-    this.detachedTimer = undefined;
     if (this.ended || this.limits.detachedTimeoutMs <= 0) return;
-    if (this.connectionStream.hasReceiver) return;
-    for (const stream of this.sessionStreams.values()) if (stream.hasReceiver) return;
+    if (this.isAttached()) {
+      clearTimeout(this.detachedTimer);
+      this.detachedTimer = undefined;
+    } else if (this.detachedTimer === undefined) {
+      this.lastActivity = Date.now();
+      this.setDetachedTimer(this.limits.detachedTimeoutMs);
+    }
+  }
+
+  private setDetachedTimer(delayMs: number): void {
     this.detachedTimer = setTimeout(() => {
-      this.fail(ConnectionError.closed(`No stream open for ${this.limits.detachedTimeoutMs} ms; connection closed`));
-    }, this.limits.detachedTimeoutMs);
+      this.detachedTimer = undefined;
+      if (this.ended || this.isAttached()) return;
+      const left = this.lastActivity + this.limits.detachedTimeoutMs - Date.now();
+      if (left > 0) this.setDetachedTimer(left);
+      else
+        this.fail(ConnectionError.closed(`No stream open for ${this.limits.detachedTimeoutMs} ms; connection closed`));
+    }, delayMs);
+  }
+
+  private isAttached(): boolean {
+    if (this.connectionStream.hasReceiver) return true;
+    for (const stream of this.sessionStreams.values()) if (stream.hasReceiver) return true;
+    return false;
   }
 }
