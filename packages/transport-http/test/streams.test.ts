@@ -108,6 +108,18 @@ describe("session streams", () => {
     expect(fine.map((e) => e.lastEventId)).toEqual([first.at(-2)!.lastEventId, first.at(-1)!.lastEventId]);
   });
 
+  it("a turn's output far over the high-water mark arrives whole and in order once the client reads", async () => {
+    const { h, send, get, sessionId } = await open({ highWaterMark: 4096 });
+    expect((await send(prompt(sessionId, "count 2000"), sessionId)).status).toBe(202);
+    const events = await readEvents(await get(sessionId), isPromptAnswer);
+    const texts = events
+      .map((e) => JSON.parse(e.data).params?.update)
+      .filter((update) => update?.sessionUpdate === "agent_message")
+      .map((update) => update.content[0].text);
+    expect(texts).toEqual(Array.from({ length: 2000 }, (_, i) => `chunk ${i} `));
+    expect(h.connections).toBe(1);
+  });
+
   it("a client that never reads its session stream: output stays bounded and the connection is closed", async () => {
     const { h, send, sessionId } = await open({ highWaterMark: 4096, maxOutputStallMs: 300 });
     expect((await send(prompt(sessionId, "count 100000"), sessionId)).status).toBe(202);

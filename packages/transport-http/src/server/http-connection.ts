@@ -35,6 +35,9 @@ export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
   private readonly early: string[] = [];
   private readonly connectionStream: OutboundStream;
   private readonly sessionStreams = new Map<string, OutboundStream>();
+  /** The session stream `streamFor` found last (session streams stay as long as the connection). */
+  private lastRoute: string | undefined;
+  private lastStream: OutboundStream | undefined;
   /** Client requests waiting for the agent's answer → where it goes. */
   private readonly responseRoutes = new Map<string, Route>();
   /** Agent requests waiting for the client's answer → the session they belong to. */
@@ -230,11 +233,15 @@ export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
 
   private streamFor(route: Route): OutboundStream {
     if (route === null) return this.connectionStream;
+    // A turn's updates name one session: a comparison, not a hash of a new string each time.
+    if (route === this.lastRoute && this.lastStream !== undefined) return this.lastStream;
     let stream = this.sessionStreams.get(route);
     if (!stream) {
       stream = this.newStream();
       this.sessionStreams.set(route, stream);
     }
+    this.lastRoute = route;
+    this.lastStream = stream;
     return stream;
   }
 
@@ -260,8 +267,10 @@ export class HttpConnection implements HttpServerTransport, OutputBudgetMember {
   private onTaken(bytes: number): void {
     this.setBuffered(this.bufferedBytes - bytes);
     this.touch();
-    if (this.bufferedBytes <= this.waitMark()) this.drained();
-    else if (this.drainWaiters.length > 0 || this.bufferedBytes > this.limits.highWaterMark) this.armStallTimer(true);
+    // Within the mark, only a waiting agent or a running stall timer has anything to hear.
+    if (this.bufferedBytes <= this.waitMark()) {
+      if (this.drainWaiters.length > 0 || this.stallTimer !== undefined) this.drained();
+    } else if (this.drainWaiters.length > 0 || this.bufferedBytes > this.limits.highWaterMark) this.armStallTimer(true);
   }
 
   private drained(): void {
