@@ -1,5 +1,6 @@
 import { REPLAY_GAP_EVENT } from "../wire.js";
 import type { ReplayBudget, ReplayWindow } from "./replay-budget.js";
+import { SentEvents } from "./sent-events.js";
 
 const encoder = new TextEncoder();
 /** How much one pull hands the response body at most (several events per write). */
@@ -28,7 +29,7 @@ export interface OutboundStreamOptions {
 
 export type AttachResult = { ok: true; receiver: Receiver; gap: boolean } | { ok: false; reason: "busy" | "ended" };
 
-/** Encoded events, ids `firstId` on, in order: the stream's log is a list of these. */
+/** Encoded events, ids `firstId` on, in order: the stream's queue is a list of these. */
 interface Block {
   firstId: number;
   bytes: Uint8Array;
@@ -47,22 +48,24 @@ const FRAMED_BYTES = 8 * 1024;
  * are numbered, held while no receiver is attached, and the last `replayWindowBytes` of sent
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
  *
- * The stream is one log of encoded events: the replay window, then the queue, a cursor between
- * them. Each event is framed as it is pushed and encoded with the few pushed after it (at the
- * latest when a receiver reads) into the log's last block (blocks grow from 1 KiB to a chunk,
- * so a stream that sends little holds little), so nothing of it stays long on the JavaScript
- * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
- * Sending moves the cursor on; a resume moves it back. A resume from event `N` also tells that
- * the client has everything up to `N`: those leave the window.
+ * The stream is the replay window (`SentEvents`), then the queue, the cursor between them. Each
+ * event is framed as it is pushed and encoded with the few pushed after it (at the latest when a
+ * receiver reads) into the queue's last block (blocks grow from 1 KiB to a chunk, so a stream
+ * that sends little holds little), so nothing of it stays long on the JavaScript heap, and a
+ * receiver takes the bytes from the cursor to the end of its block in one piece. What it took is
+ * copied into the window, and a block leaves once all of it is taken (not once its last event
+ * leaves the window). A resume moves the window's newest events back to the queue. A resume from
+ * event `N` also tells that the client has everything up to `N`: those leave the window.
  */
 export class OutboundStream implements ReplayWindow {
+  /** The queue's blocks: the first holds the cursor (events before it in that block are sent). */
   private readonly blocks: Block[] = [];
-  /** The oldest event still kept. */
-  private startId = 1;
+  /** The window: events `[cursor - sent.count, cursor)`. */
+  private readonly sent = new SentEvents();
   /** The next event a receiver gets. */
   private cursor = 1;
   private nextId = 1;
-  /** Bytes of `[startId, cursor)`. */
+  /** The window's bytes as the budget last heard them. */
   private windowBytes = 0;
   /** Bytes of `[cursor, nextId)`. */
   private queuedBytes = 0;
@@ -171,7 +174,8 @@ export class OutboundStream implements ReplayWindow {
     this.framed.length = 0;
     this.framedSizes.length = 0;
     this.framedBytes = 0;
-    this.startId = this.cursor = this.nextId;
+    this.cursor = this.nextId;
+    this.sent.clear();
     this.setWindowBytes(0);
     this.queuedBytes = 0;
     this.receiver?.finish();
@@ -182,13 +186,59 @@ export class OutboundStream implements ReplayWindow {
   take(): Uint8Array | undefined {
     if (this.cursor === this.nextId) return undefined;
     this.encodeFramed();
-    const block = this.blocks[this.blockOf(this.cursor)] as Block;
-    const chunk = block.bytes.subarray(this.offsetOf(block, this.cursor), this.endOf(block));
-    this.cursor = block.firstId + block.ends.length;
-    this.queuedBytes -= chunk.length;
-    this.windowGrew(chunk.length);
+    const block = this.head();
+    const chunk = this.pass(block, block.firstId + block.ends.length);
     this.owner.taken(chunk.length);
     return chunk;
+  }
+
+  /** The block holding the cursor (a block left behind with its room, all of it sent, goes now). */
+  private head(): Block {
+    let block = this.blocks[0] as Block;
+    while (this.cursor === block.firstId + block.ends.length && this.blocks.length > 1) {
+      this.blocks.shift();
+      block = this.blocks[0] as Block;
+    }
+    return block;
+  }
+
+  /**
+   * Moves the cursor on to `to` (within `block`, the first): those events are sent. Returns their
+   * bytes; they go to the window, and the block leaves once all of it is sent (the last block
+   * stays while it has room for the next events).
+   */
+  private pass(block: Block, to: number): Uint8Array {
+    const from = this.cursor;
+    const chunk = block.bytes.subarray(this.offsetOf(block, from), this.offsetOf(block, to));
+    this.cursor = to;
+    this.queuedBytes -= chunk.length;
+    if (
+      to === block.firstId + block.ends.length &&
+      (this.blocks.length > 1 || this.endOf(block) === block.bytes.length)
+    )
+      this.blocks.shift();
+    if (!this.ending) this.keep(block, from, to, chunk);
+    this.windowGrew();
+    return chunk;
+  }
+
+  /**
+   * Copies just-sent events into the window, within the stream's bound and its share of the
+   * budget: what they would drop at once (older events first, then the oldest just sent) never
+   * goes in.
+   */
+  private keep(block: Block, from: number, to: number, chunk: Uint8Array): void {
+    const share = this.options.replayBudget?.shareBytes ?? Number.POSITIVE_INFINITY;
+    const bound = Math.min(this.options.replayWindowBytes, share);
+    let first = from;
+    while (first < to && this.offsetOf(block, to) - this.offsetOf(block, first) > bound) first++;
+    const kept = this.offsetOf(block, to) - this.offsetOf(block, first);
+    // The window stays the events just before the cursor: older ones go before any just sent.
+    while (this.sent.count > 0 && (first === to || this.sent.byteLength + kept > bound)) this.sent.dropOldest();
+    if (first === to) return;
+    const sizes: number[] = [];
+    for (let id = first; id < to; id++) sizes.push(this.offsetOf(block, id + 1) - this.offsetOf(block, id));
+    this.sent.append(first === from ? chunk : chunk.subarray(chunk.length - kept), sizes);
   }
 
   /** @internal */
@@ -209,59 +259,27 @@ export class OutboundStream implements ReplayWindow {
     return block.ends.length === 0 ? 0 : (block.ends[block.ends.length - 1] as number);
   }
 
-  /** The index of the block holding event `id` (kept, so `startId <= id < nextId`). */
-  private blockOf(id: number): number {
-    let low = 0;
-    let high = this.blocks.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.blocks[middle] as Block).firstId <= id) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-
+  /** Where event `id` (of `block`, or the one after its last) starts in it. */
   private offsetOf(block: Block, id: number): number {
     const index = id - block.firstId;
     return index === 0 ? 0 : (block.ends[index - 1] as number);
   }
 
-  /** The bytes of events `[from, to)`. */
-  private bytesBetween(from: number, to: number): number {
-    let bytes = 0;
-    for (let id = from; id < to; ) {
-      const block = this.blocks[this.blockOf(id)] as Block;
-      const blockEnd = Math.min(to, block.firstId + block.ends.length);
-      bytes += this.offsetOf(block, blockEnd) - this.offsetOf(block, id);
-      id = blockEnd;
-    }
-    return bytes;
-  }
-
-  /** `bytes` more sent events are in the window: back within this stream's bound and its share. */
-  private windowGrew(bytes: number): void {
-    this.setWindowBytes(this.windowBytes + bytes);
+  /** More sent events are in the window: back within this stream's bound and its share. */
+  private windowGrew(): void {
     const budget = this.options.replayBudget;
     if (this.ending) this.shrinkTo(0);
     else this.shrinkTo(Math.min(this.options.replayWindowBytes, budget?.shareBytes ?? Number.POSITIVE_INFINITY));
     budget?.rebalance();
   }
 
-  /** Forgets the oldest sent events until the window holds at most `bytes` (a block goes with its last event). */
+  /** Forgets the oldest sent events until the window holds at most `bytes`. */
   shrinkTo(bytes: number): void {
     const limit = Math.max(0, bytes);
-    while (this.windowBytes > limit && this.startId < this.cursor) this.dropOldest();
-  }
-
-  /** Forgets the oldest kept event (sent: `startId < cursor`). */
-  private dropOldest(): void {
-    const block = this.blocks[0] as Block;
-    const index = this.startId - block.firstId;
-    this.setWindowBytes(
-      this.windowBytes - ((block.ends[index] as number) - (index === 0 ? 0 : (block.ends[index - 1] as number))),
-    );
-    this.startId++;
-    if (this.startId === block.firstId + block.ends.length) this.blocks.shift();
+    if (this.sent.byteLength > limit) {
+      while (this.sent.byteLength > limit && this.sent.count > 0) this.sent.dropOldest();
+    }
+    this.setWindowBytes(this.sent.byteLength);
   }
 
   private setWindowBytes(bytes: number): void {
@@ -275,26 +293,52 @@ export class OutboundStream implements ReplayWindow {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
     this.encodeFramed();
-    const complete = last + 1 >= this.startId;
-    const target = Math.max(last + 1, this.startId);
+    const startId = this.cursor - this.sent.count;
+    const complete = last + 1 >= startId;
+    const target = Math.max(last + 1, startId);
     if (target < this.cursor) {
-      // Sent, not received: back to the queue.
-      const moved = this.bytesBetween(target, this.cursor);
-      this.cursor = target;
-      this.setWindowBytes(this.windowBytes - moved);
-      this.queuedBytes += moved;
-      this.owner.queued(moved);
+      // Sent, not received: back to the queue, as a block before the rest.
+      const moved = this.sent.takeNewest(this.cursor - target);
+      this.setWindowBytes(this.sent.byteLength);
+      this.requeue(target, moved.bytes, moved.sizes);
+      this.queuedBytes += moved.bytes.length;
+      this.owner.queued(moved.bytes.length);
     } else if (target > this.cursor) {
       // Still queued (e.g. by an earlier resume), but the client says it has them: they count as sent.
-      const known = this.bytesBetween(this.cursor, target);
-      this.cursor = target;
-      this.queuedBytes -= known;
-      this.windowGrew(known);
-      this.owner.taken(known);
+      while (this.cursor < target) {
+        const block = this.head();
+        const known = this.pass(block, Math.min(target, block.firstId + block.ends.length));
+        this.owner.taken(known.length);
+      }
     }
     // The client has everything up to `last`: no resume needs it again.
-    while (this.startId <= last && this.startId < this.cursor) this.dropOldest();
+    if (this.cursor - this.sent.count <= last) {
+      while (this.cursor - this.sent.count <= last && this.sent.count > 0) this.sent.dropOldest();
+      this.setWindowBytes(this.sent.byteLength);
+    }
     return complete;
+  }
+
+  /** Events `target` on, `bytes` (`sizes` each), go back before the queue's first unsent event. */
+  private requeue(target: number, bytes: Uint8Array, sizes: number[]): void {
+    const ends: number[] = [];
+    let end = 0;
+    for (const size of sizes) ends.push((end += size));
+    const head = this.blocks[0];
+    this.cursor = target;
+    if (head === undefined || this.offsetOf(head, target + sizes.length) === 0) {
+      this.blocks.unshift({ firstId: target, bytes, ends });
+      return;
+    }
+    // The first block's sent part goes: its unsent rest follows the moved events in one block.
+    const resumeAt = target + sizes.length;
+    const rest = head.bytes.subarray(this.offsetOf(head, resumeAt), this.endOf(head));
+    const joined = new Uint8Array(bytes.length + rest.length);
+    joined.set(bytes);
+    joined.set(rest, bytes.length);
+    for (let id = resumeAt; id < head.firstId + head.ends.length; id++)
+      ends.push(bytes.length + (head.ends[id - head.firstId] as number) - this.offsetOf(head, resumeAt));
+    this.blocks[0] = { firstId: target, bytes: joined, ends };
   }
 }
 
