@@ -21,6 +21,7 @@ import type {
 import type { ResolvedAgent } from "./agent-connection.js";
 import type { ConfigChange } from "./agent-definition.js";
 import { withConfigValue } from "./config-options.js";
+import { copyRecordValue } from "./record-copy.js";
 import { SessionRuntime, type SessionServices } from "./session-runtime.js";
 import { InvalidCursorError, SessionBusyError, type SessionRecord } from "./session-store.js";
 
@@ -89,8 +90,8 @@ export class ConnectionSessions {
       sessionId: this.#agent.ids("session"),
       cwd: params.cwd,
       additionalDirectories: [...(params.additionalDirectories ?? [])],
-      configOptions: structuredClone(def.configOptions ?? []),
-      availableCommands: structuredClone(def.availableCommands ?? []),
+      configOptions: copyRecordValue(def.configOptions ?? []),
+      availableCommands: copyRecordValue(def.availableCommands ?? []),
       updatedAt: new Date().toISOString(),
       data: {},
     };

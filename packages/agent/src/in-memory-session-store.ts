@@ -6,6 +6,7 @@
  */
 import type { SessionInfo, SessionUpdate } from "@acp-kit/protocol/types";
 import { HistoryFold } from "./history.js";
+import { copyRecordValue } from "./record-copy.js";
 import { ClosedSessions, type SessionRetention } from "./session-limits.js";
 import { listSessionsPage } from "./session-list.js";
 import type { ListSessionsPage, ListSessionsQuery, SessionRecord, SessionStore } from "./session-store.js";
@@ -40,7 +41,7 @@ export class InMemorySessionStore implements SessionStore {
   create(record: SessionRecord): void {
     if (this.#sessions.has(record.sessionId)) throw new Error(`Session ${record.sessionId} already exists`);
     this.#sessions.set(record.sessionId, {
-      record: structuredClone(record),
+      record: copyRecordValue(record),
       seq: this.#nextSeq++,
       history: new HistoryFold(),
     });
@@ -48,7 +49,7 @@ export class InMemorySessionStore implements SessionStore {
 
   get(sessionId: string): SessionRecord | undefined {
     const entry = this.#sessions.get(sessionId);
-    return entry === undefined ? undefined : structuredClone(entry.record);
+    return entry === undefined ? undefined : copyRecordValue(entry.record);
   }
 
   update(sessionId: string, patch: Partial<Omit<SessionRecord, "sessionId">>): void {
@@ -57,7 +58,8 @@ export class InMemorySessionStore implements SessionStore {
     // Patched in place: the stored record never leaves the store (`get` returns a copy, `list`
     // builds new infos), so only the patch's object values need copying; a turn writes two patches.
     // Every value is copied before any is written, so a value that cannot be copied changes nothing.
-    const copies = Object.fromEntries(Object.entries(patch).map(([key, value]) => [key, copyOf(value)]));
+    const copies: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(patch)) copies[key] = copyRecordValue(value);
     Object.assign(entry.record, copies);
   }
 
@@ -81,13 +83,6 @@ export class InMemorySessionStore implements SessionStore {
     this.#closed.forget(sessionId);
     this.#sessions.delete(sessionId);
   }
-}
-
-/** Types `structuredClone` returns unchanged (a symbol or a function still goes to it, and throws). */
-const PRIMITIVE_TYPES = new Set(["string", "number", "boolean", "undefined", "bigint"]);
-
-function copyOf(value: unknown): unknown {
-  return value === null || PRIMITIVE_TYPES.has(typeof value) ? value : structuredClone(value);
 }
 
 export function toSessionInfo(record: SessionRecord): SessionInfo {
