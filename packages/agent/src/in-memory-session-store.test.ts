@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@acp-kit/protocol/types";
 import { describe, expect, it } from "vitest";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
-import { InvalidCursorError } from "./session-store.js";
+import { InvalidCursorError, type SessionRecord } from "./session-store.js";
 
 const record = (sessionId: string, cwd = "/w") => ({
   sessionId,
@@ -17,6 +17,18 @@ describe("InMemorySessionStore", () => {
     store.create(record("a"));
     store.get("a")!.cwd = "/changed";
     expect(store.get("a")!.cwd).toBe("/w");
+  });
+
+  it("shares no nested value with the record it was given or the copies it returns", () => {
+    const store = new InMemorySessionStore();
+    const created: SessionRecord = { ...record("a"), additionalDirectories: [], data: { nested: { count: 1 } } };
+    store.create(created);
+    (created.data!.nested as { count: number }).count = 2;
+    created.additionalDirectories.push("/late");
+    const got = store.get("a")!;
+    (got.data!.nested as { count: number }).count = 3;
+    got.availableCommands.push({ type: "command", name: "x", description: "x" });
+    expect(store.get("a")).toEqual({ ...record("a"), data: { nested: { count: 1 } } });
   });
 
   it("copies a patch's values and keeps the fields it does not name", () => {
