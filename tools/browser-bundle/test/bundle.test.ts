@@ -6,8 +6,10 @@ import { type AppBundle, buildApp, kb } from "../src/build-app.js";
 
 /**
  * gzip budget of what a production page loads up front, a guard against regressions (the
- * package's target is 20 KB, not reached; `pnpm size` lists what each module costs): 33.1 KB
- * since the typed connection routes by `METHOD_ROUTES` (not `METHODS` and its type names);
+ * package's target is 20 KB, not reached; `pnpm size` lists what each module costs): 34.7 KB
+ * since a turn handle that lost the first updates of its work says so (its iterator fails
+ * rather than starting late) and the depth check walks arrays by index; 33.1 KB since the
+ * typed connection routes by `METHOD_ROUTES` (not `METHODS` and its type names);
  * 33.3 KB since the client loads its `elicitation/create` decoder and its resume policy on
  * first use (34.5 KB before them; the page is built as an app since, its entry exporting
  * nothing: 34.4 KB when the entry's exports were kept, which puts what a lazy chunk shares with
@@ -17,7 +19,7 @@ import { type AppBundle, buildApp, kb } from "../src/build-app.js";
  * before them; 30.4 KB before the validators could be dropped, 40.9 KB with the v1 adapter in
  * the initial load).
  */
-const PRODUCTION_GZIP_BUDGET = 34.6 * 1024;
+const PRODUCTION_GZIP_BUDGET = 34.7 * 1024;
 
 const has = (bundle: AppBundle, suffix: string) => [...bundle.modules.keys()].some((id) => id.endsWith(suffix));
 
