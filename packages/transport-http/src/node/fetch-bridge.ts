@@ -12,7 +12,7 @@ export type NodeResponse = ServerResponse | Http2ServerResponse;
  * with its stack, once per request on a busy server).
  */
 export function toFetchRequest(request: NodeRequest, response: NodeResponse, origin: string): Request {
-  const headers = fetchHeaders(request);
+  const headers = fetchHeaders(request.headers);
   const controller = new AbortController();
   response.once("close", () => {
     if (!response.writableEnded) controller.abort();
@@ -28,9 +28,9 @@ export function toFetchRequest(request: NodeRequest, response: NodeResponse, ori
 }
 
 /** A Node request's headers as fetch `Headers` (HTTP/2 pseudo-headers left out). */
-export function fetchHeaders(request: NodeRequest): Headers {
+export function fetchHeaders(nodeHeaders: NodeRequest["headers"]): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const [name, value] of Object.entries(nodeHeaders)) {
     if (name.startsWith(":") || value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }

@@ -8,7 +8,6 @@ import { fetchHeaders, type NodeRequest, type NodeResponse } from "./fetch-bridg
 import { nodeSseSink } from "./sse-sink.js";
 
 export function nodeCall(request: NodeRequest, response: NodeResponse, origin: string): HttpCall {
-  let fetchRequest: Request | undefined;
   return {
     method: request.method ?? "GET",
     header(name) {
@@ -23,19 +22,26 @@ export function nodeCall(request: NodeRequest, response: NodeResponse, origin: s
       response.once("close", onClose);
       return () => response.off("close", onClose);
     },
-    request() {
-      fetchRequest ??= headersOnlyRequest(request, origin);
-      return fetchRequest;
-    },
+    request: headersOnlyRequest(request.method ?? "GET", request.url ?? "/", request.headers, origin),
   };
 }
 
-/** The request's URL and headers as a fetch `Request` (its body is the handler's to read). */
-function headersOnlyRequest(request: NodeRequest, origin: string): Request {
-  return new Request(new URL(request.url ?? "/", origin), {
-    method: request.method ?? "GET",
-    headers: fetchHeaders(request),
-  });
+/**
+ * The request's URL and headers as a fetch `Request` (its body is the handler's to read), built
+ * on the first call. The function holds only those, not the Node request and response: a
+ * connection's info keeps it for the connection's life.
+ */
+function headersOnlyRequest(
+  method: string,
+  url: string,
+  headers: NodeRequest["headers"],
+  origin: string,
+): () => Request {
+  let built: Request | undefined;
+  return () => {
+    built ??= new Request(new URL(url, origin), { method, headers: fetchHeaders(headers) });
+    return built;
+  };
 }
 
 /** Reads the body as UTF-8 text; past `maxBytes` it stops reading (the rest is never buffered). */

@@ -14,8 +14,11 @@ export interface HttpCall {
   readBody(maxBytes: number): Promise<BodyOutcome>;
   /** Calls `listener` if the client goes away before the answer is sent; returns its removal. */
   onAbort(listener: () => void): () => void;
-  /** The request as a fetch `Request` (headers and URL), for the hooks that take one. */
-  request(): Request;
+  /**
+   * The request as a fetch `Request` (headers and URL), for the hooks that take one. It works
+   * apart from the call and holds no more than the request's URL and headers.
+   */
+  readonly request: () => Request;
 }
 
 export interface Answer {

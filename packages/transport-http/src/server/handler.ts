@@ -233,7 +233,7 @@ export class Handler implements AcpHttpHandler {
     if (this.live.size >= this.limits.maxConnections) return text(503, "Too many connections", { "Retry-After": "1" });
     const connection = this.openConnection();
     const connectionId = connection.connectionId;
-    if (!this.serve(connection, connectionInfo(connectionId, call, origin, principal)))
+    if (!this.serve(connection, connectionInfo(connectionId, call.request, origin, principal)))
       return text(500, "Internal server error");
     let timer: ReturnType<typeof setTimeout> | undefined;
     let offAbort: (() => void) | undefined;
@@ -312,14 +312,16 @@ export class Handler implements AcpHttpHandler {
  */
 function connectionInfo(
   connectionId: string,
-  call: HttpCall,
+  request: () => Request,
   origin: string | undefined,
   principal: unknown,
 ): AcpHttpConnectionInfo {
   return {
     connectionId,
+    // Only the request's builder, not the call: that would keep the initialize POST's request
+    // and response (and so its socket) for the connection's life.
     get request() {
-      return call.request();
+      return request();
     },
     origin,
     principal,

@@ -205,7 +205,8 @@ export class OutboundStream implements ReplayWindow {
   /**
    * Moves the cursor on to `to` (within `block`, the first): those events are sent. Returns their
    * bytes; they go to the window, and the block leaves once all of it is sent (the last block
-   * stays while it has room for the next events).
+   * stays while it has room for the next events, unless it is a first block: then the stream
+   * sends little, and an idle stream holds its window alone).
    */
   private pass(block: Block, to: number): Uint8Array {
     const from = this.cursor;
@@ -214,7 +215,8 @@ export class OutboundStream implements ReplayWindow {
     this.queuedBytes -= chunk.length;
     if (
       to === block.firstId + block.ends.length &&
-      (this.blocks.length > 1 || this.endOf(block) === block.bytes.length)
+      // An idle stream's one first-size block goes too: what it held is copied to the window.
+      (this.blocks.length > 1 || this.endOf(block) === block.bytes.length || block.bytes.length === FIRST_BLOCK_BYTES)
     )
       this.blocks.shift();
     if (!this.ending) this.keep(block, from, to, chunk);
