@@ -1,5 +1,6 @@
 // A stream's replay window in pooled pages: whatever is appended, dropped and taken back, it
-// holds exactly the bytes of the events it keeps, across page boundaries.
+// holds exactly the bytes of the events it keeps, across page boundaries and from a small
+// window's own array into pages.
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { SentEvents } from "./sent-events.js";
@@ -11,8 +12,14 @@ it("keeps the bytes of its events in order, whatever appends, drops and take-bac
     fc.property(
       fc.array(
         fc.oneof(
-          // Event sizes up to past a page (4 KiB), so events straddle pages.
-          fc.record({ append: fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 6 }) }),
+          // Event sizes up to past a page (4 KiB), so events straddle pages; small ones too, kept
+          // outside pages while they are all the window holds.
+          fc.record({
+            append: fc.array(fc.oneof(fc.integer({ min: 1, max: 9000 }), fc.integer({ min: 1, max: 400 })), {
+              minLength: 1,
+              maxLength: 6,
+            }),
+          }),
           fc.record({ drop: fc.integer({ min: 1, max: 6 }) }),
           fc.record({ takeBack: fc.integer({ min: 1, max: 6 }) }),
         ),

@@ -3,6 +3,12 @@ const PAGE_BYTES = 4 * 1024;
 /** Free pages kept for reuse, across all streams of the process (1 MiB). */
 const MAX_FREE_PAGES = 256;
 const freePages: Uint8Array[] = [];
+/**
+ * An empty window given events of at most this many bytes keeps them in an array of their size,
+ * not a page: an idle stream's window is an event or two (`session/new`'s response), and a 4 KiB
+ * page for each was a tenth of an idle connection's memory.
+ */
+const SMALL_BYTES = 1024;
 
 function newPage(): Uint8Array {
   return freePages.pop() ?? new Uint8Array(PAGE_BYTES);
@@ -23,6 +29,8 @@ function freePage(page: Uint8Array): void {
  */
 export class SentEvents {
   private readonly pages: Uint8Array[] = [];
+  /** The bytes while the window holds only one small append (then `pages` is empty). */
+  private small: Uint8Array | undefined;
   /** Where the oldest kept byte is in the first page, and how many bytes are kept. */
   private start = 0;
   private length = 0;
@@ -42,6 +50,26 @@ export class SentEvents {
 
   /** Keeps the events of `bytes` (`sizes` their sizes, in order), after the others. */
   append(bytes: Uint8Array, sizes: readonly number[]): void {
+    for (const size of sizes) this.sizes.push(size);
+    if (this.length === 0 && bytes.length <= SMALL_BYTES) {
+      this.small = bytes.slice();
+      this.start = 0;
+      this.length = bytes.length;
+      return;
+    }
+    const small = this.small;
+    if (small !== undefined) {
+      // A second append: what the small array kept moves into pages, before the new bytes.
+      const kept = small.subarray(this.start, this.start + this.length);
+      this.small = undefined;
+      this.start = this.length = 0;
+      this.write(kept);
+    }
+    this.write(bytes);
+  }
+
+  /** Puts `bytes` after the kept bytes, in pages. */
+  private write(bytes: Uint8Array): void {
     let end = this.start + this.length;
     for (let from = 0; from < bytes.length; ) {
       const index = Math.floor(end / PAGE_BYTES);
@@ -53,7 +81,6 @@ export class SentEvents {
       end += count;
     }
     this.length += bytes.length;
-    for (const size of sizes) this.sizes.push(size);
   }
 
   /** Forgets the oldest event. */
@@ -61,6 +88,7 @@ export class SentEvents {
     const size = this.sizes[this.first++] as number;
     this.start += size;
     this.length -= size;
+    if (this.length === 0) this.small = undefined;
     while (this.start >= PAGE_BYTES || (this.length === 0 && this.pages.length > 0)) {
       freePage(this.pages.shift() as Uint8Array);
       this.start = this.length === 0 ? 0 : this.start - PAGE_BYTES;
@@ -79,6 +107,16 @@ export class SentEvents {
     const sizes = this.sizes.splice(this.sizes.length - count, count);
     let taken = 0;
     for (const size of sizes) taken += size;
+    const small = this.small;
+    if (small !== undefined) {
+      const end = this.start + this.length;
+      this.length -= taken;
+      if (this.length === 0) {
+        this.small = undefined;
+        this.start = 0;
+      }
+      return { bytes: small.slice(end - taken, end), sizes };
+    }
     const bytes = new Uint8Array(taken);
     let at = this.start + this.length - taken;
     for (let into = 0; into < taken; ) {
@@ -100,6 +138,7 @@ export class SentEvents {
   clear(): void {
     for (const page of this.pages) freePage(page);
     this.pages.length = 0;
+    this.small = undefined;
     this.start = this.length = this.first = 0;
     this.sizes = [];
   }
