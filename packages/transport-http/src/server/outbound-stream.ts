@@ -235,8 +235,9 @@ export class OutboundStream implements ReplayWindow {
     let first = from;
     while (first < to && this.offsetOf(block, to) - this.offsetOf(block, first) > bound) first++;
     const kept = this.offsetOf(block, to) - this.offsetOf(block, first);
-    // The window stays the events just before the cursor: older ones go before any just sent.
-    while (this.sent.count > 0 && (first === to || this.sent.byteLength + kept > bound)) this.sent.dropOldest();
+    // The window stays the events just before the cursor: older ones go before any just sent, and
+    // all of them if some just sent are left out (it would not be contiguous).
+    while (this.sent.count > 0 && (first !== from || this.sent.byteLength + kept > bound)) this.sent.dropOldest();
     if (first === to) return;
     const sizes: number[] = [];
     for (let id = first; id < to; id++) sizes.push(this.offsetOf(block, id + 1) - this.offsetOf(block, id));
