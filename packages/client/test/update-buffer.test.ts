@@ -24,6 +24,25 @@ afterEach(async () => {
 
 const KIB = "x".repeat(1024);
 
+/** A prompt handler that sends the turn's user message, `running` and `chunks` chunks of message "a", then answers. */
+function workBeforeAnswer(agent: ScriptedAgent, chunks: number) {
+  return async () => {
+    await agent.update("s", {
+      sessionUpdate: "user_message",
+      messageId: "u1",
+      content: [{ type: "text", text: "go" }],
+    });
+    await agent.update("s", { sessionUpdate: "state_update", state: "running" });
+    for (let i = 0; i < chunks; i++)
+      await agent.update("s", {
+        sessionUpdate: "agent_message_chunk",
+        messageId: "a",
+        content: { type: "text", text: `${i}` },
+      });
+    return { messageId: "u1" };
+  };
+}
+
 async function setup(buffer?: { highWaterMark: number; limit: number }) {
   let prompts = 0;
   const agent = new ScriptedAgent({
@@ -153,22 +172,8 @@ describe("turn update buffers", () => {
   it("updates sent before the prompt's answer reach its iterator whole, past highWaterMark", async () => {
     const { agent, session } = await setup({ highWaterMark: 16, limit: 200 });
     const chunks = 150;
-    agent.handlers["session/prompt"] = async () => {
-      // Until this answer the handle does not know which work is its own: it holds candidates.
-      await agent.update("s", {
-        sessionUpdate: "user_message",
-        messageId: "u1",
-        content: [{ type: "text", text: "go" }],
-      });
-      await agent.update("s", { sessionUpdate: "state_update", state: "running" });
-      for (let i = 0; i < chunks; i++)
-        await agent.update("s", {
-          sessionUpdate: "agent_message_chunk",
-          messageId: "a",
-          content: { type: "text", text: `${i}` },
-        });
-      return { messageId: "u1" };
-    };
+    // Until this answer the handle does not know which work is its own: it holds candidates.
+    agent.handlers["session/prompt"] = workBeforeAnswer(agent, chunks);
     const turn = session.prompt("go");
     const seen: string[] = [];
     const read = (async () => {
@@ -184,21 +189,7 @@ describe("turn update buffers", () => {
 
   it("past `limit` before the prompt's answer, the iterator fails instead of starting late", async () => {
     const { agent, session } = await setup({ highWaterMark: 16, limit: 200 });
-    agent.handlers["session/prompt"] = async () => {
-      await agent.update("s", {
-        sessionUpdate: "user_message",
-        messageId: "u1",
-        content: [{ type: "text", text: "go" }],
-      });
-      await agent.update("s", { sessionUpdate: "state_update", state: "running" });
-      for (let i = 0; i < 500; i++)
-        await agent.update("s", {
-          sessionUpdate: "agent_message_chunk",
-          messageId: "a",
-          content: { type: "text", text: "." },
-        });
-      return { messageId: "u1" };
-    };
+    agent.handlers["session/prompt"] = workBeforeAnswer(agent, 500);
     const turn = session.prompt("go");
     const iterator = turn[Symbol.asyncIterator]();
     const error = (async () => {
