@@ -8,8 +8,9 @@ import { fetchHeaders, type NodeRequest, type NodeResponse } from "./fetch-bridg
 import { nodeSseSink } from "./sse-sink.js";
 
 export function nodeCall(request: NodeRequest, response: NodeResponse, origin: string): HttpCall {
+  const method = request.method ?? "GET";
   return {
-    method: request.method ?? "GET",
+    method,
     header(name) {
       const value = request.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(", ") : value;
@@ -22,7 +23,7 @@ export function nodeCall(request: NodeRequest, response: NodeResponse, origin: s
       response.once("close", onClose);
       return () => response.off("close", onClose);
     },
-    request: headersOnlyRequest(request.method ?? "GET", request.url ?? "/", request.headers, origin),
+    request: headersOnlyRequest(method, request.url ?? "/", request.headers, origin),
   };
 }
 

@@ -121,7 +121,7 @@ export class Handler implements AcpHttpHandler {
     if (this.closing) return text(503, "Server is shutting down");
     const access = await checkAuthentication(
       this.options.authenticate,
-      () => call.request(),
+      call.request,
       this.limits.authenticateTimeoutMs,
     );
     if (!access.ok) {
