@@ -3,7 +3,10 @@
  * first write (which sends the headers), each write goes to the socket as one framed chunk:
  * `response.write` makes four socket writes of a chunk (size line, CRLF, data, CRLF), corks the
  * socket and sends them with one `writev` on the next tick, about 2 µs more per event on a server
- * sending one event per stream at a time. The response's own `end()` still writes the last chunk.
+ * sending one event per stream at a time. A small chunk is copied behind its size line and goes
+ * in one write; a large one (a busy stream's batch) is not copied: its size line, its bytes and
+ * the CRLF go in one `writev`, so what waits for the socket is the stream's own block, not a
+ * second copy of it. The response's own `end()` still writes the last chunk.
  */
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -11,7 +14,21 @@ import type { SseSink } from "../server/outbound-stream.js";
 import type { NodeResponse } from "./fetch-bridge.js";
 
 const CRLF_BYTES = 2;
+const CRLF = Buffer.from("\r\n", "latin1");
 const HEX_DIGITS = "0123456789abcdef";
+/** Chunks up to this size are copied into one framed buffer; larger ones are written in place. */
+const COPY_BYTES = 4 * 1024;
+
+/** Writes `chunk` to `socket` as one HTTP/1.1 chunk; false when the socket asks to wait. */
+export function writeChunk(socket: Socket, chunk: Uint8Array): boolean {
+  if (chunk.length <= COPY_BYTES) return socket.write(framedChunk(chunk));
+  socket.cork();
+  socket.write(`${chunk.length.toString(16)}\r\n`, "latin1");
+  socket.write(chunk);
+  const written = socket.write(CRLF);
+  socket.uncork();
+  return written;
+}
 
 /** `chunk` framed as one HTTP/1.1 chunk: its size in hex, CRLF, the bytes, CRLF. */
 export function framedChunk(chunk: Uint8Array): Buffer {
@@ -48,7 +65,7 @@ export function nodeSseSink(response: NodeResponse, resume: () => void): SseSink
     write(chunk) {
       if (socket !== undefined) {
         if (socket.destroyed) return false;
-        if (socket.write(framedChunk(chunk))) return true;
+        if (writeChunk(socket, chunk)) return true;
         if (!waiting) socket.once("drain", drained);
         waiting = true;
         return false;

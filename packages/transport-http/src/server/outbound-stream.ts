@@ -39,9 +39,11 @@ interface Block {
 
 /** A stream's first block (an idle stream holds little more than one reply); each next one is twice as large, up to a chunk. */
 const FIRST_BLOCK_BYTES = 1024;
-/** Framed events wait for their encoding until there are this many, this large, or a read. */
-const FRAMED_EVENTS = 32;
-const FRAMED_BYTES = 8 * 1024;
+/** An event's fields around its id and its text: "id: " id "\ndata: " text "\n\n". */
+const ID_FIELD = encoder.encode("id: ");
+const DATA_FIELD = encoder.encode("\ndata: ");
+const EVENT_END = encoder.encode("\n\n");
+const FRAMING_BYTES = ID_FIELD.length + DATA_FIELD.length + EVENT_END.length;
 
 /**
  * One SSE stream of an ACP connection (the connection-scoped one, or one session's): events
@@ -49,10 +51,9 @@ const FRAMED_BYTES = 8 * 1024;
  * events are kept so a receiver that reconnects with `Last-Event-ID` gets what it missed.
  *
  * The stream is the replay window (`SentEvents`), then the queue, the cursor between them. Each
- * event is framed as it is pushed and encoded with the few pushed after it (at the latest when a
- * receiver reads) into the queue's last block (blocks grow from 1 KiB to a chunk, so a stream
- * that sends little holds little), so nothing of it stays long on the JavaScript heap, and a
- * receiver takes the bytes from the cursor to the end of its block in one piece. What it took is
+ * event is encoded as it is pushed into the queue's last block (blocks grow from 1 KiB to a
+ * chunk, so a stream that sends little holds little), so nothing of it stays on the JavaScript
+ * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece. What it took is
  * copied into the window, and a block leaves once all of it is taken (not once its last event
  * leaves the window). A resume moves the window's newest events back to the queue. A resume from
  * event `N` also tells that the client has everything up to `N`: those leave the window.
@@ -70,10 +71,6 @@ export class OutboundStream implements ReplayWindow {
   /** Bytes of `[cursor, nextId)`. */
   private queuedBytes = 0;
   private blockBytes = FIRST_BLOCK_BYTES;
-  /** The newest events, framed, not yet encoded (a few, so that one encoding takes many). */
-  private readonly framed: string[] = [];
-  private readonly framedSizes: number[] = [];
-  private framedBytes = 0;
   private receiver: Receiver | undefined;
   private ending = false;
 
@@ -96,49 +93,56 @@ export class OutboundStream implements ReplayWindow {
     // JSON has no raw newlines, but a payload may be pretty-printed: one data line per line.
     const data =
       payload.includes("\n") || payload.includes("\r") ? payload.split(/\r\n|\r|\n/).join("\ndata: ") : payload;
-    // "id: " id "\ndata: " data "\n\n"
-    const size = 13 + digits(id) + (NON_ASCII.test(data) ? utf8Length(data) : data.length);
-    this.framed.push(`id: ${id}\ndata: ${data}\n\n`);
-    this.framedSizes.push(size);
-    this.framedBytes += size;
-    if (this.framed.length >= FRAMED_EVENTS || this.framedBytes >= FRAMED_BYTES) this.encodeFramed();
+    const size = this.encode(id, data);
     this.queuedBytes += size;
     this.owner.queued(size);
-    this.receiver?.wake();
+    // A long run of pushes in one tick goes out a chunk at a time, not all at its end.
+    if (this.queuedBytes >= MAX_CHUNK_BYTES) this.receiver?.flushNow();
+    else this.receiver?.wake();
     return size;
   }
 
-  /** Encodes the framed events into the log's blocks, as many per encoding as a block takes. */
-  private encodeFramed(): void {
-    const count = this.framed.length;
-    if (count === 0) return;
-    let id = this.nextId - count;
-    for (let i = 0; i < count; ) {
-      let block = this.blocks[this.blocks.length - 1];
-      let end = block === undefined ? 0 : this.endOf(block);
-      const first = this.framedSizes[i] as number;
-      if (block === undefined || block.bytes.length - end < first) {
-        block = { firstId: id, bytes: new Uint8Array(Math.max(first, this.blockBytes)), ends: [] };
-        this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
-        this.blocks.push(block);
-        end = 0;
-      }
-      const room = block.bytes.length - end;
-      let size = 0;
-      let j = i;
-      while (j < count && size + (this.framedSizes[j] as number) <= room) {
-        size += this.framedSizes[j] as number;
-        block.ends.push(end + size);
-        j++;
-      }
-      const text = j === i + 1 ? (this.framed[i] as string) : this.framed.slice(i, j).join("");
-      encoder.encodeInto(text, block.bytes.subarray(end, end + size));
-      id += j - i;
-      i = j;
+  /**
+   * Encodes event `id` (`id: <id>`, `data: <data>`, a blank line) at the end of the queue's last
+   * block, or in a new one when it does not fit there; returns its size in bytes. The UTF-8 is
+   * written straight into the block, so no framed string is built (or kept) for it.
+   */
+  private encode(id: number, data: string): number {
+    const idDigits = digits(id);
+    const framing = FRAMING_BYTES + idDigits;
+    let block = this.blocks[this.blocks.length - 1];
+    let written = block === undefined ? -1 : this.encodeAt(block, id, idDigits, data);
+    if (written < 0) {
+      // At most three bytes per UTF-16 unit: the new block takes the event whatever its text.
+      block = { firstId: id, bytes: new Uint8Array(Math.max(framing + 3 * data.length, this.blockBytes)), ends: [] };
+      this.blockBytes = Math.min(MAX_CHUNK_BYTES, this.blockBytes * 2);
+      this.blocks.push(block);
+      written = this.encodeAt(block, id, idDigits, data);
     }
-    this.framed.length = 0;
-    this.framedSizes.length = 0;
-    this.framedBytes = 0;
+    return written;
+  }
+
+  /** Writes the event into `block` after its last one; its size, or -1 when it does not fit. */
+  private encodeAt(block: Block, id: number, idDigits: number, data: string): number {
+    const bytes = block.bytes;
+    const start = this.endOf(block);
+    // The framing, and the text if it is all ASCII: the least an event takes.
+    if (bytes.length - start < FRAMING_BYTES + idDigits + data.length) return -1;
+    bytes.set(ID_FIELD, start);
+    for (let i = start + ID_FIELD.length + idDigits - 1, rest = id; i >= start + ID_FIELD.length; i--) {
+      bytes[i] = 48 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    const dataAt = start + ID_FIELD.length + idDigits;
+    bytes.set(DATA_FIELD, dataAt);
+    const textAt = dataAt + DATA_FIELD.length;
+    const room = bytes.length - textAt - EVENT_END.length;
+    const { read, written } = encoder.encodeInto(data, bytes.subarray(textAt, textAt + room));
+    if (read !== data.length) return -1;
+    bytes.set(EVENT_END, textAt + written);
+    const end = textAt + written + EVENT_END.length;
+    block.ends.push(end);
+    return end - start;
   }
 
   /**
@@ -171,9 +175,6 @@ export class OutboundStream implements ReplayWindow {
     this.ending = true;
     const dropped = this.queuedBytes;
     this.blocks.length = 0;
-    this.framed.length = 0;
-    this.framedSizes.length = 0;
-    this.framedBytes = 0;
     this.cursor = this.nextId;
     this.sent.clear();
     this.setWindowBytes(0);
@@ -185,7 +186,6 @@ export class OutboundStream implements ReplayWindow {
   /** @internal The receiver's pull: the queued events from the cursor to the end of its block. */
   take(): Uint8Array | undefined {
     if (this.cursor === this.nextId) return undefined;
-    this.encodeFramed();
     const block = this.head();
     const chunk = this.pass(block, block.firstId + block.ends.length);
     this.owner.taken(chunk.length);
@@ -295,7 +295,6 @@ export class OutboundStream implements ReplayWindow {
   private rewindTo(lastEventId: string): boolean {
     const last = /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : Number.NaN;
     if (!Number.isSafeInteger(last) || last >= this.nextId) return false;
-    this.encodeFramed();
     const startId = this.cursor - this.sent.count;
     const complete = last + 1 >= startId;
     const target = Math.max(last + 1, startId);
@@ -351,29 +350,20 @@ function digits(id: number): number {
   return count;
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** The UTF-8 length of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      // A surrogate pair: 2 UTF-16 units, 4 bytes.
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2;
-        i++;
-      } else bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
-}
-
 const GAP_FRAME = encoder.encode(`event: ${REPLAY_GAP_EVENT}\ndata: {}\n\n`);
 const KEEPALIVE_FRAME = encoder.encode(": keepalive\n\n");
+
+/**
+ * Runs `callback` once the current callback and every promise job it queued are done: Node's
+ * `process.nextTick` (also in Bun and Deno) runs after those. An agent appending in a loop of
+ * awaits queues many events in one tick: written at the tick's end, they go out in one write,
+ * where a microtask per push wrote each alone (a write, and on the client a read, per event).
+ * A lone event waits for nothing but the code that pushed it. Elsewhere: a microtask.
+ */
+const afterPromiseJobs: (callback: () => void) => void =
+  typeof globalThis.process?.nextTick === "function"
+    ? (callback) => process.nextTick(callback)
+    : (callback) => queueMicrotask(callback);
 
 /**
  * Where a receiver writes its response body: the web front end's `ReadableStream`, or a Node
@@ -431,8 +421,18 @@ export class Receiver {
   wake(): void {
     if (this.scheduled || this.done || !this.sink) return;
     this.scheduled = true;
-    queueMicrotask(() => this.flush());
+    afterPromiseJobs(this.scheduledFlush);
   }
+
+  /** Writes what the sink takes now (a chunk is queued: waiting for the tick's end gains nothing). */
+  flushNow(): void {
+    if (!this.done && this.sink) this.flush();
+  }
+
+  private readonly scheduledFlush = (): void => {
+    this.scheduled = false;
+    this.flush();
+  };
 
   /** The client went away (or the receiver was replaced). */
   cancel(): void {
@@ -451,7 +451,6 @@ export class Receiver {
   }
 
   private flush(): void {
-    this.scheduled = false;
     while (this.ready && !this.done && this.sink) {
       const chunk = this.stream.take();
       if (!chunk) break;
