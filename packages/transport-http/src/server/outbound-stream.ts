@@ -424,9 +424,13 @@ export class Receiver {
     afterPromiseJobs(this.scheduledFlush);
   }
 
-  /** Writes what the sink takes now (a chunk is queued: waiting for the tick's end gains nothing). */
+  /**
+   * Writes what the sink takes now (a chunk is queued: waiting for the tick's end gains nothing).
+   * Only writes: it runs inside a push, so an ending stream's finish is left to the tick's end.
+   */
   flushNow(): void {
-    if (!this.done && this.sink) this.flush();
+    this.write();
+    this.wake();
   }
 
   private readonly scheduledFlush = (): void => {
@@ -451,12 +455,16 @@ export class Receiver {
   }
 
   private flush(): void {
+    this.write();
+    if (!this.done && this.stream.drainedAndEnding) this.finish();
+  }
+
+  private write(): void {
     while (this.ready && !this.done && this.sink) {
       const chunk = this.stream.take();
       if (!chunk) break;
       this.idle = false;
       this.ready = this.sink.write(chunk);
     }
-    if (!this.done && this.stream.drainedAndEnding) this.finish();
   }
 }
