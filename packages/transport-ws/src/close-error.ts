@@ -1,4 +1,4 @@
-import { ConnectionError, ConnectionErrorKinds } from "@acp-kit/protocol/jsonrpc";
+import { ConnectionError, ConnectionErrorKinds, withoutStack } from "@acp-kit/protocol/jsonrpc";
 import { CloseCodes } from "./close-codes.js";
 
 const closeCodeNames: Record<number, string> = {
@@ -33,23 +33,8 @@ export function errorForPeerClose(code: number, reason: string): ConnectionError
       ? "WebSocket connection lost (closed without a closing handshake)"
       : `WebSocket closed by peer with ${describeCloseCode(code)}${reason ? `: ${reason}` : ""}`;
   const kind = code === CloseCodes.MessageTooBig ? ConnectionErrorKinds.PayloadTooLarge : ConnectionErrorKinds.Closed;
+  // Reported from the socket's close event: a stack would only name the loop's callbacks.
   return withoutStack(() => new ConnectionError(kind, message, { details: { closeCode: code, closeReason: reason } }));
-}
-
-/**
- * Builds an error without capturing a stack trace. A peer's close is reported from the socket's
- * close event, so its stack would only name the event loop's callbacks; capturing it was half of
- * the transport's own work at a connection's end (a peer that closes without a status code, as a
- * browser's `close()` does, gets one on every connection).
- */
-function withoutStack<T>(make: () => T): T {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return make();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 /** The error for a socket we closed ourselves because the peer broke a rule or a limit. */

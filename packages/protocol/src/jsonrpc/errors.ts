@@ -128,6 +128,25 @@ export class ConnectionError extends LocalError {
 }
 
 /**
+ * Builds an error without capturing a stack trace, for errors reported from an event of the
+ * loop (a socket's close, a connection's clean end): their stack would only name the loop's
+ * callbacks, and capturing it was a large part of a connection's teardown on a server that
+ * churns connections. The caller's own stack is still there in the code that awaits the result.
+ */
+export function withoutStack<T>(make: () => T): T {
+  // `stackTraceLimit` is V8's (Node, Chromium); elsewhere the error keeps its stack.
+  const errors = Error as { stackTraceLimit?: number };
+  const limit = errors.stackTraceLimit;
+  if (limit === undefined) return make();
+  errors.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    errors.stackTraceLimit = limit;
+  }
+}
+
+/**
  * The local outcome of a request whose caller aborted it (`signal` fired): the promise rejects
  * at once with this error while `$/cancel_request` tells the peer. Named `AbortError` like the
  * DOM's, so code that checks `error.name === "AbortError"` treats it as any other abort.

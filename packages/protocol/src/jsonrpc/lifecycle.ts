@@ -2,7 +2,7 @@
  * Whether a connection is still open, why it ended, and the `closed` promise and `signal` that
  * tell everyone else. The connection ends once; what it settles at that moment is its own.
  */
-import { ConnectionError } from "./errors.js";
+import { ConnectionError, withoutStack } from "./errors.js";
 
 export class ConnectionLifecycle {
   /**
@@ -49,7 +49,8 @@ export class ConnectionLifecycle {
           ? error
           : ConnectionError.closed(`Transport failed: ${error.message}`, undefined, error);
     this.#failure = failure;
-    return { failure, rejection: failure ?? ConnectionError.closed() };
+    // A clean end is reported from the transport's close event: no stack worth its capture.
+    return { failure, rejection: failure ?? withoutStack(() => ConnectionError.closed()) };
   }
 
   /** Aborts `signal` (after the connection rejected and aborted what it held). */
