@@ -53,9 +53,9 @@ const FRAMING_BYTES = ID_FIELD.length + DATA_FIELD.length + EVENT_END.length;
  * The stream is the replay window (`SentEvents`), then the queue, the cursor between them. Each
  * event is encoded as it is pushed into the queue's last block (blocks grow from 1 KiB to a
  * chunk, so a stream that sends little holds little), so nothing of it stays on the JavaScript
- * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece. What it took is
- * copied into the window, and a block leaves once all of it is taken (not once its last event
- * leaves the window). A resume moves the window's newest events back to the queue. A resume from
+ * heap, and a receiver takes the bytes from the cursor to the end of its block in one piece.
+ * What it took is copied into the window, and a block leaves once all of it is taken (not once
+ * its last event leaves the window). A resume moves the window's newest events back to the queue. A resume from
  * event `N` also tells that the client has everything up to `N`: those leave the window.
  */
 export class OutboundStream implements ReplayWindow {
